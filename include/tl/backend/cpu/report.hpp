@@ -1,0 +1,121 @@
+// tl/backend/cpu/report.hpp: what a CPU launch found wrong, and how it is printed.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../../config.hpp"
+
+namespace tl {
+
+enum class access_kind { load, store };
+
+inline const char* to_string(access_kind k) { return k == access_kind::load ? "load" : "store"; }
+
+// One masked-in lane that fell outside its buffer.
+struct invalid_lane {
+  int rank = 0;
+  int index[4] = {0, 0, 0, 0};  // the lane's position in the block
+  std::int64_t offset = 0;      // element offset from the start of the buffer
+};
+
+// One load or store of one program with at least one invalid lane.
+struct invalid_access {
+  int program[3] = {0, 0, 0};
+  access_kind op = access_kind::load;
+  source_location where;
+  std::string buffer;             // the buffer's name, or "argument #i"
+  std::int64_t buffer_size = -1;  // elements
+  std::int64_t lanes = 0;         // lanes of the block
+  std::int64_t invalid_lanes = 0;
+  std::vector<invalid_lane> first;  // the first few, in block order
+  std::string reason;               // "out of bounds" or "null pointer"
+};
+
+// A failed tl::device_assert.
+struct assert_failure {
+  int program[3] = {0, 0, 0};
+  source_location where;
+  std::string message;
+  std::int64_t failing_lanes = 0;
+};
+
+// Everything a launch reports. Invalid accesses are sorted by program id, then by line.
+struct launch_report {
+  std::string kernel;
+  int grid[3] = {1, 1, 1};
+  std::vector<invalid_access> invalid;  // at most max_records kept; counts below are complete
+  std::vector<assert_failure> asserts;
+  std::int64_t invalid_ops = 0;    // loads/stores with an invalid lane
+  std::int64_t invalid_lanes = 0;  // lanes in all of them
+  double seconds = 0;
+
+  static constexpr std::size_t max_records = 64;
+  static constexpr std::size_t lanes_per_record = 8;
+
+  bool ok() const { return invalid_ops == 0 && asserts.empty(); }
+  explicit operator bool() const { return ok(); }
+  std::string str() const;
+};
+
+inline std::string format_lane(const invalid_lane& l) {
+  std::ostringstream o;
+  o << '(';
+  for (int i = 0; i < l.rank; ++i) o << (i ? ", " : "") << l.index[i];
+  o << ')';
+  return o.str();
+}
+
+inline std::string format_access(const std::string& kernel, const invalid_access& a) {
+  std::ostringstream o;
+  o << kernel << ": program (" << a.program[0] << ", " << a.program[1] << ", " << a.program[2] << "): invalid "
+    << to_string(a.op) << " at " << a.where.file << ':' << a.where.line << ": " << a.invalid_lanes << " of "
+    << a.lanes << " masked-in lanes " << a.reason << " of buffer '" << a.buffer << "'";
+  if (a.buffer_size >= 0) o << " (" << a.buffer_size << " elements)";
+  o << "; first:";
+  for (const auto& l : a.first) o << " lane " << format_lane(l) << " -> offset " << l.offset << ';';
+  if (a.invalid_lanes > static_cast<std::int64_t>(a.first.size())) o << " ...";
+  return o.str();
+}
+
+inline std::string launch_report::str() const {
+  std::ostringstream o;
+  if (ok()) {
+    o << kernel << ": ok";
+    return o.str();
+  }
+  if (invalid_ops)
+    o << kernel << " on grid (" << grid[0] << ", " << grid[1] << ", " << grid[2] << "): " << invalid_ops
+      << " invalid load/store op(s), " << invalid_lanes << " invalid lane(s)\n";
+  for (const auto& a : invalid) o << "  " << format_access(kernel, a) << '\n';
+  if (invalid_ops > static_cast<std::int64_t>(invalid.size()))
+    o << "  ... " << (invalid_ops - static_cast<std::int64_t>(invalid.size())) << " more\n";
+  for (const auto& f : asserts)
+    o << "  " << kernel << ": program (" << f.program[0] << ", " << f.program[1] << ", " << f.program[2]
+      << "): device_assert failed at " << f.where.file << ':' << f.where.line << ": " << f.message << " ("
+      << f.failing_lanes << " lane(s))\n";
+  return o.str();
+}
+
+// Thrown by a launch whose programs made invalid accesses or failed an assertion
+// (unless the launch asked to collect the report instead). what() is the full report.
+class launch_error : public std::runtime_error {
+ public:
+  explicit launch_error(launch_report r) : std::runtime_error(r.str()), report_(std::move(r)) {}
+  const launch_report& report() const { return report_; }
+
+ private:
+  launch_report report_;
+};
+
+// Thrown before anything runs when a launch is malformed (grid, arguments, options).
+class usage_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+}  // namespace tl

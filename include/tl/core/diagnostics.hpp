@@ -1,0 +1,187 @@
+// tl/core/diagnostics.hpp: every compile-time check of the library, each with its message.
+//
+// A check is a template named after the mistake, instantiated in the user-facing op, so
+// the compiler's first lines read "In instantiation of tl::error::<mistake><tl::op..., shapes>"
+// followed by the message written here. The op and the shapes appear in the template arguments.
+#pragma once
+
+#include <type_traits>
+
+namespace tl {
+
+template <int... D>
+struct shape;
+
+namespace op {
+// Names of the user-facing ops, as they appear in diagnostics.
+struct add; struct sub; struct mul; struct div; struct mod;
+struct lt; struct le; struct gt; struct ge; struct eq; struct ne;
+struct bit_and; struct bit_or; struct bit_xor; struct shl; struct shr;
+struct logical_and; struct logical_or;
+struct maximum; struct minimum; struct where; struct fma; struct cdiv; struct clamp;
+struct load; struct store; struct dot; struct reshape; struct broadcast_to; struct assign;
+}  // namespace op
+
+namespace error {
+
+template <class Op, class ShapeA, class ShapeB, bool Ok>
+struct operands_have_incompatible_shapes {
+  static_assert(Ok,
+                "tl: the operands of this op cannot be broadcast together: aligned from the last axis, "
+                "each pair of sizes must be equal or one of them 1 (the op and both shapes are in the "
+                "template arguments above). Insert axes with x(tl::None, tl::_) where you meant an outer op.");
+};
+
+template <class Op, class MaskOrValueShape, class PointerShape, bool Ok>
+struct mask_or_value_not_broadcastable_to_pointers {
+  static_assert(Ok,
+                "tl: the mask, `other` or stored value of a load/store must broadcast to the shape of the "
+                "pointer block (both shapes are in the template arguments above).");
+};
+
+template <class Op, class Type, bool Ok>
+struct op_needs_integer_operands {
+  static_assert(Ok, "tl: bitwise ops (& | ^ ~ << >>) need integer or boolean blocks; this operand is "
+                    "floating-point (its type is in the template arguments above). Cast with .to(tl::int32) "
+                    "or compare it first.");
+};
+
+template <class Function, class Type, bool Ok>
+struct math_needs_floating_point {
+  static_assert(Ok, "tl: this math function needs a floating-point block; cast integers first with "
+                    ".to(tl::float32).");
+};
+
+template <class Op, class A, class B, bool Ok>
+struct integer_division_with_mixed_signedness {
+  static_assert(Ok, "tl: / and % between signed and unsigned integer blocks are ambiguous (as in Triton); "
+                    "cast one operand so both have the same signedness.");
+};
+
+template <int Start, int End, bool Ok>
+struct arange_length_not_power_of_two {
+  static_assert(Ok, "tl::arange<Start, End>: End - Start must be a positive power of two, as in Triton "
+                    "(the values are in the template arguments above). Use a power-of-two block and a mask.");
+};
+
+template <class Shape, int Axis, bool Ok>
+struct reduction_axis_out_of_range {
+  static_assert(Ok, "tl: the reduction axis is out of range for this block (shape and axis above); "
+                    "axes count from 0, or from -1 at the last axis.");
+};
+
+template <class From, class To, bool Ok>
+struct reshape_changes_the_number_of_elements {
+  static_assert(Ok, "tl::reshape: the new shape must hold as many elements as the block (both shapes are "
+                    "in the template arguments above).");
+};
+
+template <class From, class To, bool Ok>
+struct cannot_broadcast_to_shape {
+  static_assert(Ok, "tl::broadcast_to: the block cannot be broadcast to the requested shape (both shapes "
+                    "are in the template arguments above).");
+};
+
+template <class ShapeA, class ShapeB, bool Ok>
+struct dot_operands_must_be_2d_or_3d_of_equal_rank {
+  static_assert(Ok, "tl::dot: the operands must both be 2-D (M x K, K x N) or both 3-D (batch x M x K, "
+                    "batch x K x N); their shapes are in the template arguments above.");
+};
+
+template <class ShapeA, class ShapeB, bool Ok>
+struct dot_inner_sizes_differ {
+  static_assert(Ok, "tl::dot: the inner sizes differ: a is M x K and b must be K x N (the two shapes are "
+                    "in the template arguments above).");
+};
+
+template <class ShapeA, class ShapeB, bool Ok>
+struct dot_batch_sizes_differ {
+  static_assert(Ok, "tl::dot: the batch sizes of a 3-D dot differ (shapes above).");
+};
+
+template <class ShapeA, class ShapeB, bool Ok>
+struct dot_sizes_below_16 {
+  static_assert(Ok, "tl::dot: M, N and K must each be at least 16, as in Triton (tensor-core tiles); "
+                    "shapes above. Pad the block and mask the loads.");
+};
+
+template <class AccShape, class ResultShape, bool Ok>
+struct dot_accumulator_shape_mismatch {
+  static_assert(Ok, "tl::dot: the accumulator must have the shape of the product (M x N, or batch x M x N); "
+                    "both shapes are in the template arguments above.");
+};
+
+template <class A, class B, bool Ok>
+struct dot_operand_types_differ {
+  static_assert(Ok, "tl::dot: both operands must have the same element type (types above); cast one with "
+                    ".to(...).");
+};
+
+template <class T, bool Ok>
+struct dot_unsupported_type {
+  static_assert(Ok, "tl::dot: operands must be float16, bfloat16, float32, float64 or int8.");
+};
+
+template <class BlockShape, class ExprShape, bool Ok>
+struct assigned_shape_differs {
+  static_assert(Ok, "tl::block: the assigned expression has another shape than the block (both shapes in the "
+                    "template arguments above). Loop-carried blocks keep their shape: reduce or broadcast "
+                    "explicitly.");
+};
+
+template <class BlockType, class ExprType, bool Ok>
+struct assigned_type_differs {
+  static_assert(Ok, "tl::block: the assigned expression has another element type than the block (types "
+                    "above). Cast it with .to(...) so the conversion is visible.");
+};
+
+template <class Expr, bool Ok>
+struct lazy_expression_is_not_assignable {
+  static_assert(Ok, "tl: this variable holds a lazy expression (declared with auto from arithmetic on "
+                    "blocks), which cannot be updated in place. Materialize it first: "
+                    "auto x = tl::eval(<expression>);  or declare tl::block<T, dims...> x = ...;");
+};
+
+template <class T, bool Ok>
+struct store_through_pointer_to_const {
+  static_assert(Ok, "tl::store: the pointer block points to const elements.");
+};
+
+template <class Type, bool Ok>
+struct load_store_needs_pointer_block {
+  static_assert(Ok, "tl::load/tl::store: the first argument must be a pointer or a block of pointers, "
+                    "such as x_ptr + offsets (its type is above).");
+};
+
+template <class Type, bool Ok>
+struct mask_must_be_boolean {
+  static_assert(Ok, "tl::load/tl::store: the mask must be a boolean block, such as offsets < N (its type "
+                    "is above).");
+};
+
+template <class Op, class Type, bool Ok>
+struct pointer_arithmetic_needs_integer_offsets {
+  static_assert(Ok, "tl: pointers take only + and - with integer offsets (the op and the offending type "
+                    "are above).");
+};
+
+template <class Tag, bool Ok>
+struct indexing_needs_one_colon_per_axis {
+  static_assert(Ok, "tl: x(...) takes tl::_ for each axis of x (a trailing tl::_ may be left out) and "
+                    "tl::None for each new axis, like x[None, :] in Triton.");
+};
+
+template <class Perm, bool Ok>
+struct permutation_invalid {
+  static_assert(Ok, "tl::permute: the axes must be a permutation of 0 .. rank-1 (above).");
+};
+
+}  // namespace error
+
+namespace detail {
+// Instantiating a check runs its static_assert; the value lets it sit in a constant expression.
+template <class Check>
+inline constexpr bool check = sizeof(Check) > 0;
+}  // namespace detail
+
+}  // namespace tl

@@ -1,0 +1,296 @@
+// tl/core/dtype.hpp: element types, dtype tags (tl::float32, ...), and Triton's promotion rules.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "../config.hpp"
+
+namespace tl {
+
+namespace detail {
+template <class To, class From>
+TL_INLINE To bit_cast(const From& from) {
+  static_assert(sizeof(To) == sizeof(From), "tl::detail::bit_cast: sizes differ");
+  To to;
+  __builtin_memcpy(&to, &from, sizeof(To));
+  return to;
+}
+
+// IEEE binary16, round to nearest even. Software on the host; the CUDA backend may use
+// the hardware conversion, which rounds the same way.
+TL_HD constexpr std::uint16_t float_to_half_bits(std::uint32_t f) {
+  const std::uint32_t sign = (f >> 16) & 0x8000u;
+  const std::uint32_t a = f & 0x7fffffffu;
+  if (a >= 0x7f800000u)  // inf or NaN (NaN stays quiet NaN)
+    return static_cast<std::uint16_t>(sign | 0x7c00u | (a > 0x7f800000u ? (0x200u | ((a >> 13) & 0x3ffu)) : 0u));
+  if (a >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // >= 65520 rounds to inf
+  if (a < 0x38800000u) {  // below 2^-14: a half subnormal (or zero)
+    const int e = static_cast<int>(a >> 23);
+    if (e < 102) return static_cast<std::uint16_t>(sign);  // below 2^-25: rounds to zero
+    const std::uint32_t m = (a & 0x7fffffu) | 0x800000u;
+    const int shift = 126 - e;  // value / 2^-24 = m * 2^(e - 126)
+    std::uint32_t q = m >> shift;
+    const std::uint32_t rem = m & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
+    if (rem > halfway || (rem == halfway && (q & 1u))) ++q;
+    return static_cast<std::uint16_t>(sign | q);
+  }
+  std::uint32_t h = (a - 0x38000000u) >> 13;  // rebias the exponent from 127 to 15
+  const std::uint32_t rem = a & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
+  return static_cast<std::uint16_t>(sign | h);
+}
+
+TL_HD constexpr std::uint32_t half_bits_to_float_bits(std::uint16_t h) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  int e = (h >> 10) & 0x1f;
+  std::uint32_t m = h & 0x3ffu;
+  if (e == 0) {
+    if (m == 0) return sign;
+    e = 1;
+    while (!(m & 0x400u)) { m <<= 1; --e; }
+    m &= 0x3ffu;
+    return sign | (static_cast<std::uint32_t>(e + 112) << 23) | (m << 13);
+  }
+  if (e == 31) return sign | 0x7f800000u | (m << 13);
+  return sign | (static_cast<std::uint32_t>(e + 112) << 23) | (m << 13);
+}
+
+TL_HD constexpr std::uint16_t float_to_bf16_bits(std::uint32_t f) {
+  if ((f & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((f >> 16) | 0x40u);  // quiet NaN
+  const std::uint32_t lsb = (f >> 16) & 1u;
+  return static_cast<std::uint16_t>((f + 0x7fffu + lsb) >> 16);
+}
+}  // namespace detail
+
+// 16-bit floats. Storage only: arithmetic happens in float, each result rounded back,
+// which gives the correctly rounded half result for + - * / sqrt.
+struct fp16 {
+  std::uint16_t bits = 0;
+  fp16() = default;
+  TL_INLINE explicit fp16(float f) : bits(detail::float_to_half_bits(detail::bit_cast<std::uint32_t>(f))) {}
+  TL_INLINE explicit fp16(double d) : fp16(static_cast<float>(d)) {}
+  TL_INLINE explicit fp16(int i) : fp16(static_cast<float>(i)) {}
+  TL_INLINE operator float() const { return detail::bit_cast<float>(detail::half_bits_to_float_bits(bits)); }
+  TL_HD static constexpr fp16 from_bits(std::uint16_t b) { fp16 h; h.bits = b; return h; }
+};
+
+struct bf16 {
+  std::uint16_t bits = 0;
+  bf16() = default;
+  TL_INLINE explicit bf16(float f) : bits(detail::float_to_bf16_bits(detail::bit_cast<std::uint32_t>(f))) {}
+  TL_INLINE explicit bf16(double d) : bf16(static_cast<float>(d)) {}
+  TL_INLINE explicit bf16(int i) : bf16(static_cast<float>(i)) {}
+  TL_INLINE operator float() const { return detail::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16); }
+  TL_HD static constexpr bf16 from_bits(std::uint16_t b) { bf16 h; h.bits = b; return h; }
+};
+
+// dtype tags: values that name an element type, as in Triton (x.to(tl::float16)).
+template <class T>
+struct dtype {
+  using type = T;
+};
+inline constexpr dtype<bool> int1{};
+inline constexpr dtype<std::int8_t> int8{};
+inline constexpr dtype<std::int16_t> int16{};
+inline constexpr dtype<std::int32_t> int32{};
+inline constexpr dtype<std::int64_t> int64{};
+inline constexpr dtype<std::uint8_t> uint8{};
+inline constexpr dtype<std::uint16_t> uint16{};
+inline constexpr dtype<std::uint32_t> uint32{};
+inline constexpr dtype<std::uint64_t> uint64{};
+inline constexpr dtype<fp16> float16{};
+inline constexpr dtype<bf16> bfloat16{};
+inline constexpr dtype<float> float32{};
+inline constexpr dtype<double> float64{};
+
+template <class T>
+struct ptr;  // tl/ops/memory.hpp
+
+namespace detail {
+
+// The element types a block may hold.
+template <class T>
+inline constexpr bool is_element_v =
+    std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint8_t> ||
+    std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::uint32_t> ||
+    std::is_same_v<T, std::uint64_t> || std::is_same_v<T, fp16> || std::is_same_v<T, bf16> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+template <class T>
+struct is_ptr : std::false_type {};
+template <class T>
+struct is_ptr<ptr<T>> : std::true_type {};
+template <class T>
+inline constexpr bool is_ptr_v = is_ptr<T>::value;
+
+template <class T>
+inline constexpr bool is_float_v =
+    std::is_same_v<T, fp16> || std::is_same_v<T, bf16> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+template <class T>
+inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T>
+inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
+
+// Triton's kinds, ordered: bool < unsigned < signed < floating.
+enum class kind { boolean = 0, uint = 1, sint = 2, floating = 3 };
+template <class T>
+constexpr kind kind_of() {
+  if constexpr (is_bool_v<T>) return kind::boolean;
+  else if constexpr (is_float_v<T>) return kind::floating;
+  else if constexpr (std::is_unsigned_v<T>) return kind::uint;
+  else return kind::sint;
+}
+
+// The type arithmetic is done in: 16-bit floats compute in float.
+template <class T>
+struct compute {
+  using type = T;
+};
+template <>
+struct compute<fp16> {
+  using type = float;
+};
+template <>
+struct compute<bf16> {
+  using type = float;
+};
+template <class T>
+using compute_t = typename compute<T>::type;
+
+// C++ scalars mixed into block expressions. Like Python literals in Triton, they are
+// "weak": a scalar whose kind is not above the block's kind takes the block's type
+// (x + 10 stays float16; off + 1 stays int32). 64-bit integers are strong, so an int64
+// stride widens int32 offsets instead of being truncated.
+template <class T>
+inline constexpr bool is_weak_scalar_v =
+    std::is_floating_point_v<T> || (std::is_integral_v<T> && sizeof(T) <= 4);  // double is weak too
+
+// The dtype a weak scalar stands for when it must take part in promotion.
+template <class T>
+struct weak_dtype {
+  using type = std::conditional_t<
+      is_bool_v<T>, bool,
+      std::conditional_t<is_float_v<T>, float, std::conditional_t<std::is_unsigned_v<T>, std::uint32_t, std::int32_t>>>;
+};
+
+template <bool S, int Bits>
+struct int_of_bits;
+template <> struct int_of_bits<true, 8> { using type = std::int8_t; };
+template <> struct int_of_bits<true, 16> { using type = std::int16_t; };
+template <> struct int_of_bits<true, 32> { using type = std::int32_t; };
+template <> struct int_of_bits<true, 64> { using type = std::int64_t; };
+template <> struct int_of_bits<false, 8> { using type = std::uint8_t; };
+template <> struct int_of_bits<false, 16> { using type = std::uint16_t; };
+template <> struct int_of_bits<false, 32> { using type = std::uint32_t; };
+template <> struct int_of_bits<false, 64> { using type = std::uint64_t; };
+
+// Integer promotion (Triton's integer_promote_impl): same signedness, the wider; mixed,
+// the unsigned one if it is at least as wide, else the signed one. bool counts as uint1.
+template <class A, class B>
+struct int_promote {
+  static constexpr int a_bits = is_bool_v<A> ? 1 : int(sizeof(A) * 8);
+  static constexpr int b_bits = is_bool_v<B> ? 1 : int(sizeof(B) * 8);
+  static constexpr bool a_signed = std::is_signed_v<A> && !is_bool_v<A>;
+  static constexpr bool b_signed = std::is_signed_v<B> && !is_bool_v<B>;
+  static constexpr int bits_if_same = a_bits > b_bits ? a_bits : b_bits;
+  using type_same = std::conditional_t<
+      bits_if_same == 1, bool, typename int_of_bits<a_signed, (bits_if_same < 8 ? 8 : bits_if_same)>::type>;
+  using unsigned_one = std::conditional_t<a_signed, B, A>;
+  using signed_one = std::conditional_t<a_signed, A, B>;
+  static constexpr int u_bits = a_signed ? b_bits : a_bits;
+  static constexpr int s_bits = a_signed ? a_bits : b_bits;
+  using type_mixed = std::conditional_t<(u_bits >= s_bits), std::conditional_t<u_bits == 1, bool, unsigned_one>,
+                                        signed_one>;
+  using type = std::conditional_t<a_signed == b_signed, type_same, type_mixed>;
+};
+
+// Promotion of two tensor dtypes (Triton's computation_type_impl, steps 1 to 6).
+template <class A, class B, bool DivOrMod>
+struct tensor_promote {
+  static constexpr bool any_f64 = std::is_same_v<A, double> || std::is_same_v<B, double>;
+  static constexpr bool any_f32 = std::is_same_v<A, float> || std::is_same_v<B, float>;
+  static constexpr bool any_f16 = std::is_same_v<A, fp16> || std::is_same_v<B, fp16>;
+  static constexpr bool any_bf16 = std::is_same_v<A, bf16> || std::is_same_v<B, bf16>;
+  static constexpr bool both_bf16 = std::is_same_v<A, bf16> && std::is_same_v<B, bf16>;
+  using int_type = typename std::conditional_t<is_float_v<A> || is_float_v<B>, std::type_identity<int>,
+                                               int_promote<A, B>>::type;
+  using type = std::conditional_t<
+      any_f64, double,
+      std::conditional_t<
+          any_f32, float,
+          std::conditional_t<
+              any_f16, std::conditional_t<DivOrMod, float, fp16>,
+              std::conditional_t<any_bf16, std::conditional_t<(DivOrMod || !both_bf16), float, bf16>, int_type>>>>;
+};
+
+// Promotion with weak scalars (Triton's step 0): a weak operand whose kind is not above
+// the other's does not take part. 16-bit floats divide in float32.
+template <class A, bool WeakA, class B, bool WeakB, bool DivOrMod>
+struct promote_impl {
+  using type = typename tensor_promote<A, B, DivOrMod>::type;
+};
+template <class A, class B, bool DivOrMod>
+struct promote_impl<A, true, B, false, DivOrMod> {
+  using wide = typename tensor_promote<typename weak_dtype<A>::type, B, DivOrMod>::type;
+  using kept = std::conditional_t<DivOrMod && (std::is_same_v<B, fp16> || std::is_same_v<B, bf16>), float, B>;
+  using type = std::conditional_t<(int(kind_of<A>()) <= int(kind_of<B>())), kept, wide>;
+};
+template <class A, class B, bool DivOrMod>
+struct promote_impl<A, false, B, true, DivOrMod> : promote_impl<B, true, A, false, DivOrMod> {};
+template <class A, class B, bool DivOrMod>
+struct promote_impl<A, true, B, true, DivOrMod> {
+  using type =
+      typename tensor_promote<typename weak_dtype<A>::type, typename weak_dtype<B>::type, DivOrMod>::type;
+};
+
+template <class A, bool WeakA, class B, bool WeakB, bool DivOrMod = false>
+using promote_t = typename promote_impl<A, WeakA, B, WeakB, DivOrMod>::type;
+
+// Conversions between element types, with the GPU's rules where C++ leaves them undefined:
+// float to integer truncates and saturates, NaN gives 0 (PTX cvt.rzi.sat).
+template <class To, class From>
+TL_INLINE To convert(const From& v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (is_bool_v<To>) {
+    return static_cast<compute_t<From>>(v) != compute_t<From>(0);
+  } else if constexpr (std::is_same_v<To, fp16> || std::is_same_v<To, bf16>) {
+    if constexpr (std::is_same_v<From, double>) return To(static_cast<float>(v));
+    else return To(static_cast<float>(static_cast<compute_t<From>>(v)));
+  } else if constexpr (is_int_v<To> && is_float_v<From>) {
+    using F = std::conditional_t<std::is_same_v<From, double>, double, float>;
+    const F f = static_cast<F>(v);
+    if (!(f == f)) return To(0);
+    if (f <= static_cast<F>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+    if (f >= static_cast<F>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+    return static_cast<To>(f);
+  } else {
+    return static_cast<To>(static_cast<compute_t<From>>(v));
+  }
+}
+
+template <class T>
+constexpr const char* dtype_name() {
+  if constexpr (std::is_same_v<T, bool>) return "int1";
+  else if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
+  else if constexpr (std::is_same_v<T, std::int16_t>) return "int16";
+  else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return "uint8";
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return "uint16";
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64";
+  else if constexpr (std::is_same_v<T, fp16>) return "float16";
+  else if constexpr (std::is_same_v<T, bf16>) return "bfloat16";
+  else if constexpr (std::is_same_v<T, float>) return "float32";
+  else if constexpr (std::is_same_v<T, double>) return "float64";
+  else if constexpr (is_ptr_v<T>) return "pointer";
+  else return "unknown";
+}
+
+}  // namespace detail
+}  // namespace tl
+

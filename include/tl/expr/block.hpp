@@ -1,0 +1,138 @@
+// tl/expr/block.hpp: tl::block<T, D...>, a block whose elements are held (materialized).
+//
+// Loads, reductions, dot, zeros and full return blocks; elementwise arithmetic returns lazy
+// expressions that are evaluated when they become a block (or are stored). A block is what
+// a loop carries: `auto acc = tl::zeros<B0>(tl::float32); acc += tl::sum<1>(x);`.
+#pragma once
+
+#include "nodes.hpp"
+
+namespace tl {
+
+template <class T, int... D>
+struct block : expr_base<block<T, D...>> {
+  using value_type = T;
+  using shape_type = shape<D...>;
+  static constexpr int rank = shape_type::rank;
+  static constexpr std::int64_t size = shape_type::size;
+
+  // Row-major storage. Default construction zero-fills, so nothing reads garbage.
+  T v[size > 0 ? size : 1]{};
+
+  block() = default;
+
+  template <class E>
+    requires detail::is_expr_v<E>
+  TL_HD block(const E& e) {  // NOLINT: implicit, so `tl::block<float, B> x = expr;` reads naturally
+    assign(e);
+  }
+
+  template <class E>
+    requires detail::is_expr_v<E>
+  TL_HD block& operator=(const E& e) {
+    assign(e);
+    return *this;
+  }
+
+  // A rank-0 block is a scalar.
+  TL_HD operator T() const
+    requires(rank == 0)
+  {
+    return v[0];
+  }
+
+  TL_INLINE T at(const coord<rank>& c) const { return v[detail::ravel<shape_type>(c)]; }
+  TL_INLINE T& operator[](std::int64_t flat) { return v[flat]; }
+  TL_INLINE const T& operator[](std::int64_t flat) const { return v[flat]; }
+  TL_INLINE T* data() { return v; }
+  TL_INLINE const T* data() const { return v; }
+
+  template <class E>
+  TL_HD block& operator+=(const E& e) { return update<op::add>(e); }
+  template <class E>
+  TL_HD block& operator-=(const E& e) { return update<op::sub>(e); }
+  template <class E>
+  TL_HD block& operator*=(const E& e) { return update<op::mul>(e); }
+  template <class E>
+  TL_HD block& operator/=(const E& e) { return update<op::div>(e); }
+  template <class E>
+  TL_HD block& operator%=(const E& e) { return update<op::mod>(e); }
+  template <class E>
+  TL_HD block& operator&=(const E& e) { return update<op::bit_and>(e); }
+  template <class E>
+  TL_HD block& operator|=(const E& e) { return update<op::bit_or>(e); }
+  template <class E>
+  TL_HD block& operator^=(const E& e) { return update<op::bit_xor>(e); }
+  template <class E>
+  TL_HD block& operator<<=(const E& e) { return update<op::shl>(e); }
+  template <class E>
+  TL_HD block& operator>>=(const E& e) { return update<op::shr>(e); }
+
+ private:
+  template <class E>
+  TL_HD void assign(const E& e) {
+    using S = detail::shape_of_t<E>;
+    using V = detail::value_of_t<E>;
+    constexpr bool same_shape = std::is_same_v<S, shape_type> || S::rank == 0;
+    static_assert(detail::check<error::assigned_shape_differs<shape_type, S, same_shape>>);
+    static_assert(detail::check<error::assigned_type_differs<T, V, std::is_same_v<T, V>>>);
+    if constexpr (same_shape && std::is_same_v<T, V>) {
+      // Writing in place is safe: nodes hold copies of their operands, this block included.
+      for (std::int64_t i = 0; i < size; ++i) {
+        if constexpr (S::rank == 0) v[i] = e.at(coord<0>{});
+        else v[i] = e.at(detail::unravel<shape_type>(i));
+      }
+    }
+  }
+
+  template <class Op, class E>
+  TL_HD block& update(const E& e) {
+    static_assert(detail::is_operand_v<E>, "tl::block: the right-hand side must be a block expression or a scalar");
+    using rhs = detail::as_expr_t<E>;
+    using node = detail::binary<Op, block, rhs>;
+    using V = typename node::value_type;
+    static_assert(detail::check<error::assigned_type_differs<T, V, std::is_same_v<T, V>>>);
+    if constexpr (std::is_same_v<T, V>) assign(node{{}, *this, detail::as_expr(e)});
+    return *this;
+  }
+};
+
+namespace detail {
+template <class T, class S>
+struct block_of;
+template <class T, int... D>
+struct block_of<T, shape<D...>> {
+  using type = block<T, D...>;
+};
+template <class T, class S>
+using block_t = typename block_of<T, S>::type;
+}  // namespace detail
+
+// Evaluate an expression into a block (a value to keep across a loop, or to index twice cheaply).
+template <class E>
+  requires detail::is_expr_v<E>
+TL_INLINE auto eval(const E& e) {
+  return detail::block_t<detail::value_of_t<E>, detail::shape_of_t<E>>(e);
+}
+
+// .to(dtype) and .to(dtype, bitcast), declared on expr_base.
+struct bitcast_t {};
+inline constexpr bitcast_t bitcast{};
+
+template <class Derived>
+template <class T>
+TL_INLINE auto expr_base<Derived>::to(dtype<T>) const {
+  return detail::cast<T, Derived>{{}, self()};
+}
+
+template <class Derived>
+template <class T, class B>
+TL_INLINE auto expr_base<Derived>::to(dtype<T>, B) const {
+  static_assert(std::is_same_v<B, bitcast_t>, "tl: the second argument of .to() can only be tl::bitcast");
+  using From = detail::value_of_t<Derived>;
+  static_assert(sizeof(T) == sizeof(From) && !std::is_same_v<T, bool> && !std::is_same_v<From, bool>,
+                "tl: .to(dtype, tl::bitcast) needs two element types of the same size");
+  return detail::bitcast<T, Derived>{{}, self()};
+}
+
+}  // namespace tl

@@ -1,0 +1,225 @@
+// tl/expr/functors.hpp: the scalar function behind each elementwise op.
+//
+// Each functor works on the computation type (float for 16-bit floats). Where C++ leaves
+// integer arithmetic undefined (signed overflow, division by zero, wide shifts) the functors
+// give the GPU's defined results, so the CPU backend never invokes undefined behaviour:
+// signed + - * wrap; x / 0 and x % 0 give 0; shifts by >= the bit width give 0 (or the sign).
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include "../core/dtype.hpp"
+
+namespace tl::op {
+
+namespace detail_ {
+template <class T>
+TL_INLINE T wrap_add(T a, T b) {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return static_cast<T>(a + b);
+  }
+}
+template <class T>
+TL_INLINE T wrap_sub(T a, T b) {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+  } else {
+    return static_cast<T>(a - b);
+  }
+}
+template <class T>
+TL_INLINE T wrap_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+  } else {
+    return static_cast<T>(a * b);
+  }
+}
+}  // namespace detail_
+
+// Binary ops. `comparison` ops return bool; `div_or_mod` ops promote 16-bit floats to float32.
+struct add {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
+  template <class T> TL_INLINE T operator()(T a, T b) const { return detail_::wrap_add(a, b); }
+};
+struct sub {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
+  template <class T> TL_INLINE T operator()(T a, T b) const { return detail_::wrap_sub(a, b); }
+};
+struct mul {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
+  template <class T> TL_INLINE T operator()(T a, T b) const { return detail_::wrap_mul(a, b); }
+};
+struct div {
+  static constexpr bool comparison = false, div_or_mod = true, bitwise = false;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (b == T(0)) return T(0);
+      if constexpr (std::is_signed_v<T>)
+        if (b == T(-1)) return detail_::wrap_sub(T(0), a);  // INT_MIN / -1 wraps
+      return static_cast<T>(a / b);
+    } else {
+      return a / b;
+    }
+  }
+};
+struct mod {
+  static constexpr bool comparison = false, div_or_mod = true, bitwise = false;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (b == T(0)) return T(0);
+      if constexpr (std::is_signed_v<T>)
+        if (b == T(-1)) return T(0);
+      return static_cast<T>(a % b);
+    } else {
+      return std::fmod(a, b);
+    }
+  }
+};
+
+#define TL_COMPARISON_(name, expr_)                                                     \
+  struct name {                                                                         \
+    static constexpr bool comparison = true, div_or_mod = false, bitwise = false;      \
+    template <class T> TL_INLINE bool operator()(T a, T b) const { return expr_; }     \
+  };
+TL_COMPARISON_(lt, a < b)
+TL_COMPARISON_(le, a <= b)
+TL_COMPARISON_(gt, a > b)
+TL_COMPARISON_(ge, a >= b)
+TL_COMPARISON_(eq, a == b)
+TL_COMPARISON_(ne, a != b)
+#undef TL_COMPARISON_
+
+struct bit_and {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = true;
+  template <class T> TL_INLINE T operator()(T a, T b) const { return static_cast<T>(a & b); }
+};
+struct bit_or {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = true;
+  template <class T> TL_INLINE T operator()(T a, T b) const { return static_cast<T>(a | b); }
+};
+struct bit_xor {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = true;
+  template <class T> TL_INLINE T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
+};
+// Shifts by a negative amount or by >= the width give 0 (left) or the sign fill (right),
+// as PTX's clamped shifts do. >> is arithmetic on signed types.
+struct shl {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = true;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return b ? false : a;
+    } else {
+      using U = std::make_unsigned_t<T>;
+      if (b < T(0) || b >= T(sizeof(T) * 8)) return T(0);
+      return static_cast<T>(static_cast<U>(static_cast<U>(a) << b));
+    }
+  }
+};
+struct shr {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = true;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return b ? false : a;
+    } else {
+      if (b < T(0) || b >= T(sizeof(T) * 8)) {
+        if constexpr (std::is_signed_v<T>) return a < T(0) ? T(-1) : T(0);
+        else return T(0);
+      }
+      return static_cast<T>(a >> b);
+    }
+  }
+};
+struct logical_and {
+  static constexpr bool comparison = true, div_or_mod = false, bitwise = false;
+  template <class T> TL_INLINE bool operator()(T a, T b) const { return bool(a) && bool(b); }
+};
+struct logical_or {
+  static constexpr bool comparison = true, div_or_mod = false, bitwise = false;
+  template <class T> TL_INLINE bool operator()(T a, T b) const { return bool(a) || bool(b); }
+};
+// maximum/minimum ignore a NaN operand (fmax/fmin, the GPU's max.f32/min.f32).
+struct maximum {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+    else return a < b ? b : a;
+  }
+};
+struct minimum {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
+    else return b < a ? b : a;
+  }
+};
+// cdiv(a, b) = ceil(a / b) for integers.
+struct cdiv {
+  static constexpr bool comparison = false, div_or_mod = true, bitwise = false;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    return div{}(detail_::wrap_sub(detail_::wrap_add(a, b), T(1)), b);
+  }
+};
+
+// Unary ops. `floating_only` ops reject integer blocks at compile time.
+struct neg {
+  static constexpr bool floating_only = false, integer_only = false, logical = false;
+  template <class T> TL_INLINE T operator()(T a) const { return detail_::wrap_sub(T(0), a); }
+};
+struct bit_not {
+  static constexpr bool floating_only = false, integer_only = true, logical = false;
+  template <class T>
+  TL_INLINE T operator()(T a) const {
+    if constexpr (std::is_same_v<T, bool>) return !a;
+    else return static_cast<T>(~a);
+  }
+};
+struct logical_not {
+  static constexpr bool floating_only = false, integer_only = false, logical = true;
+  template <class T> TL_INLINE bool operator()(T a) const { return !bool(a); }
+};
+struct abs {
+  static constexpr bool floating_only = false, integer_only = false, logical = false;
+  template <class T>
+  TL_INLINE T operator()(T a) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
+    else if constexpr (std::is_signed_v<T>) return a < T(0) ? detail_::wrap_sub(T(0), a) : a;
+    else return a;
+  }
+};
+
+#define TL_MATH_(name, fexpr, dexpr)                                                   \
+  struct name {                                                                        \
+    static constexpr bool floating_only = true, integer_only = false, logical = false; \
+    TL_INLINE float operator()(float a) const { return fexpr; }                        \
+    TL_INLINE double operator()(double a) const { return dexpr; }                      \
+  };
+TL_MATH_(exp, std::exp(a), std::exp(a))
+TL_MATH_(exp2, std::exp2(a), std::exp2(a))
+TL_MATH_(log, std::log(a), std::log(a))
+TL_MATH_(log2, std::log2(a), std::log2(a))
+TL_MATH_(sqrt, std::sqrt(a), std::sqrt(a))
+TL_MATH_(rsqrt, 1.0f / std::sqrt(a), 1.0 / std::sqrt(a))
+TL_MATH_(sigmoid, 1.0f / (1.0f + std::exp(-a)), 1.0 / (1.0 + std::exp(-a)))
+TL_MATH_(sin, std::sin(a), std::sin(a))
+TL_MATH_(cos, std::cos(a), std::cos(a))
+TL_MATH_(floor, std::floor(a), std::floor(a))
+TL_MATH_(ceil, std::ceil(a), std::ceil(a))
+TL_MATH_(erf, std::erf(a), std::erf(a))
+TL_MATH_(tanh, std::tanh(a), std::tanh(a))
+#undef TL_MATH_
+
+}  // namespace tl::op

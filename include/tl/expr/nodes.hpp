@@ -1,0 +1,181 @@
+// tl/expr/nodes.hpp: the expression nodes. Each stores its operands and says what one
+// element is; how a whole block is evaluated is the backend's business (tl/expr/block.hpp
+// on the CPU).
+#pragma once
+
+#include "expr.hpp"
+#include "functors.hpp"
+
+namespace tl::detail {
+
+// ---- elementwise: unary, binary, ternary, conversions ----
+
+template <class Op, class E>
+struct unary : expr_base<unary<Op, E>> {
+  using in_type = value_of_t<E>;
+  using value_type = std::conditional_t<Op::logical, bool, in_type>;
+  using shape_type = shape_of_t<E>;
+  E e;
+  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+    using C = compute_t<in_type>;
+    return convert<value_type>(Op{}(static_cast<C>(e.at(c))));
+  }
+};
+
+// The element type two operands compute in (Triton's promotion, weak scalars included).
+template <class Op, class A, class B>
+using binary_compute_t = promote_t<operand_value_t<A>, is_weak_v<as_expr_t<A>>, operand_value_t<B>,
+                                   is_weak_v<as_expr_t<B>>, Op::div_or_mod>;
+
+template <class Op, class A, class B>
+struct binary : expr_base<binary<Op, A, B>> {
+  using a_shape = shape_of_t<A>;
+  using b_shape = shape_of_t<B>;
+  static constexpr bool shapes_ok = broadcastable_v<a_shape, b_shape>;
+  using compute_type = promote_t<value_of_t<A>, is_weak_v<A>, value_of_t<B>, is_weak_v<B>, Op::div_or_mod>;
+  using value_type = std::conditional_t<Op::comparison, bool, compute_type>;
+  // On a shape error (already reported) fall back to a's shape, so no second error follows.
+  using shape_type = std::conditional_t<shapes_ok, broadcast_t<a_shape, b_shape>, a_shape>;
+  A a;
+  B b;
+  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+    using C = compute_t<compute_type>;
+    const C x = convert<C>(a.at(broadcast_coord<a_shape>(c)));
+    const C y = convert<C>(b.at(broadcast_coord<b_shape>(c)));
+    return convert<value_type>(Op{}(x, y));
+  }
+};
+
+// Pointer arithmetic: a block of pointers plus (or minus) a block of integer offsets.
+template <class Op, class P, class O>
+struct pointer_offset : expr_base<pointer_offset<Op, P, O>> {
+  using p_shape = shape_of_t<P>;
+  using o_shape = shape_of_t<O>;
+  static constexpr bool shapes_ok = broadcastable_v<p_shape, o_shape>;
+  using value_type = value_of_t<P>;
+  using shape_type = std::conditional_t<shapes_ok, broadcast_t<p_shape, o_shape>, p_shape>;
+  P p;
+  O o;
+  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+    const auto off = static_cast<std::int64_t>(o.at(broadcast_coord<o_shape>(c)));
+    const value_type base = p.at(broadcast_coord<p_shape>(c));
+    if constexpr (std::is_same_v<Op, op::sub>) return base - off;
+    else return base + off;
+  }
+};
+
+template <class T, class E>
+struct cast : expr_base<cast<T, E>> {
+  using value_type = T;
+  using shape_type = shape_of_t<E>;
+  E e;
+  TL_INLINE T at(const coord<shape_type::rank>& c) const { return convert<T>(e.at(c)); }
+};
+
+template <class T, class E>
+struct bitcast : expr_base<bitcast<T, E>> {
+  using value_type = T;
+  using shape_type = shape_of_t<E>;
+  E e;
+  TL_INLINE T at(const coord<shape_type::rank>& c) const { return bit_cast<T>(e.at(c)); }
+};
+
+// where(c, a, b): a where c is true, else b.
+template <class Cond, class A, class B>
+struct select : expr_base<select<Cond, A, B>> {
+  using c_shape = shape_of_t<Cond>;
+  using a_shape = shape_of_t<A>;
+  using b_shape = shape_of_t<B>;
+  static constexpr bool shapes_ok = broadcast_all<c_shape, a_shape, b_shape>::value;
+  using value_type = promote_t<value_of_t<A>, is_weak_v<A>, value_of_t<B>, is_weak_v<B>>;
+  using shape_type = std::conditional_t<shapes_ok, typename broadcast_all<c_shape, a_shape, b_shape>::type, c_shape>;
+  Cond cond;
+  A a;
+  B b;
+  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+    return convert<bool>(cond.at(broadcast_coord<c_shape>(c))) ? convert<value_type>(a.at(broadcast_coord<a_shape>(c)))
+                                                                : convert<value_type>(b.at(broadcast_coord<b_shape>(c)));
+  }
+};
+
+// Three-operand arithmetic (fma, clamp), computed in the promoted type of all three.
+struct fma_fn {
+  template <class T>
+  TL_INLINE T operator()(T a, T b, T c) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fma(a, b, c);
+    else return op::add{}(op::mul{}(a, b), c);
+  }
+};
+struct clamp_fn {
+  template <class T>
+  TL_INLINE T operator()(T x, T lo, T hi) const { return op::minimum{}(op::maximum{}(x, lo), hi); }
+};
+
+template <class Fn, class A, class B, class C>
+struct ternary : expr_base<ternary<Fn, A, B, C>> {
+  using a_shape = shape_of_t<A>;
+  using b_shape = shape_of_t<B>;
+  using c_shape = shape_of_t<C>;
+  static constexpr bool shapes_ok = broadcast_all<a_shape, b_shape, c_shape>::value;
+  using ab_type = promote_t<value_of_t<A>, is_weak_v<A>, value_of_t<B>, is_weak_v<B>>;
+  using value_type = promote_t<ab_type, is_weak_v<A> && is_weak_v<B>, value_of_t<C>, is_weak_v<C>>;
+  using shape_type = std::conditional_t<shapes_ok, typename broadcast_all<a_shape, b_shape, c_shape>::type, a_shape>;
+  A a;
+  B b;
+  C c;
+  TL_INLINE value_type at(const coord<shape_type::rank>& i) const {
+    using K = compute_t<value_type>;
+    return convert<value_type>(Fn{}(convert<K>(a.at(broadcast_coord<a_shape>(i))),
+                                    convert<K>(b.at(broadcast_coord<b_shape>(i))),
+                                    convert<K>(c.at(broadcast_coord<c_shape>(i)))));
+  }
+};
+
+// ---- creation ----
+
+template <int Start, int End>
+struct arange_expr : expr_base<arange_expr<Start, End>> {
+  using value_type = std::int32_t;
+  using shape_type = shape<(End > Start ? End - Start : 1)>;
+  TL_INLINE std::int32_t at(const coord<1>& c) const { return Start + c[0]; }
+};
+
+// ---- views: a new shape over the same elements, mapped coordinate by coordinate ----
+
+template <class E, class Shape, class Map>
+struct view : expr_base<view<E, Shape, Map>> {
+  using value_type = value_of_t<E>;
+  using shape_type = Shape;
+  E e;
+  TL_INLINE value_type at(const coord<Shape::rank>& c) const {
+    return e.at(Map::template apply<Shape, shape_of_t<E>>(c));
+  }
+};
+
+struct broadcast_map {
+  template <class Out, class In>
+  TL_INLINE static constexpr coord<In::rank> apply(const coord<Out::rank>& c) {
+    return broadcast_coord<In>(c);
+  }
+};
+
+struct reshape_map {
+  template <class Out, class In>
+  TL_INLINE static constexpr coord<In::rank> apply(const coord<Out::rank>& c) {
+    return unravel<In>(ravel<Out>(c));
+  }
+};
+
+// Output axis i is input axis P[i] (Triton's permute(x, dims)).
+template <int... P>
+struct permute_map {
+  template <class Out, class In>
+  TL_INLINE static constexpr coord<In::rank> apply(const coord<Out::rank>& c) {
+    constexpr int p[] = {P..., 0};
+    coord<In::rank> r{};
+    for (int i = 0; i < Out::rank; ++i) r[p[i]] = c[i];
+    return r;
+  }
+};
+
+}  // namespace tl::detail

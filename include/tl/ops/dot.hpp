@@ -1,0 +1,136 @@
+// tl/ops/dot.hpp: block matrix product, 2-D (M x K @ K x N) and batched 3-D.
+//
+//   tl::dot(a, b)              Triton: tl.dot(a, b)
+//   tl::dot(a, b, acc)         Triton: tl.dot(a, b, acc=acc)      (returns acc + a @ b)
+//   tl::dot(a, b, acc, tl::ieee)   input_precision="ieee"
+//
+// float32 inputs use tf32 by default, as Triton does on tensor cores: each input is rounded
+// to tf32 (10-bit mantissa, round to nearest, ties away), products accumulate in float32.
+// The CPU backend computes exactly that, so a kernel's numbers on the CPU are the GPU's
+// numbers up to summation order. fp16/bf16 multiply exactly and accumulate in float32;
+// int8 accumulates in int32.
+#pragma once
+
+#include "../expr/block.hpp"
+
+namespace tl {
+
+enum class input_precision { tf32, tf32x3, ieee };
+struct precision_t {
+  input_precision value;
+};
+inline constexpr precision_t tf32{input_precision::tf32};
+inline constexpr precision_t tf32x3{input_precision::tf32x3};
+inline constexpr precision_t ieee{input_precision::ieee};
+
+namespace detail {
+
+TL_INLINE float round_to_tf32(float x) {
+  std::uint32_t u = bit_cast<std::uint32_t>(x);
+  if ((u & 0x7f800000u) == 0x7f800000u) return x;  // inf, NaN
+  u = (u + 0x1000u) & 0xffffe000u;                  // nearest, ties away from zero (cvt.rna.tf32.f32)
+  return bit_cast<float>(u);
+}
+
+template <class T>
+struct dot_acc {
+  using type = std::conditional_t<std::is_same_v<T, std::int8_t>, std::int32_t,
+                                  std::conditional_t<std::is_same_v<T, double>, double, float>>;
+};
+
+template <class Acc, class T>
+struct dot_result {
+  using type = value_of_t<Acc>;
+};
+template <class T>
+struct dot_result<void, T> {
+  using type = typename dot_acc<T>::type;
+};
+
+template <class T>
+inline constexpr bool dot_type_ok_v = std::is_same_v<T, fp16> || std::is_same_v<T, bf16> ||
+                                      std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                      std::is_same_v<T, std::int8_t>;
+
+template <class SA, class SB>
+struct dot_shapes {
+  static constexpr int r = SA::rank;
+  static constexpr bool ranks_ok = SA::rank == SB::rank && (SA::rank == 2 || SA::rank == 3);
+  static constexpr int M = ranks_ok ? SA::dim(r - 2) : 16;
+  static constexpr int K = ranks_ok ? SA::dim(r - 1) : 16;
+  static constexpr int KB = ranks_ok ? SB::dim(r - 2) : 16;
+  static constexpr int N = ranks_ok ? SB::dim(r - 1) : 16;
+  static constexpr int BA = ranks_ok && r == 3 ? SA::dim(0) : 1;
+  static constexpr int BB = ranks_ok && r == 3 ? SB::dim(0) : 1;
+  static constexpr bool inner_ok = K == KB;
+  static constexpr bool batch_ok = BA == BB;
+  static constexpr bool sizes_ok = M >= 16 && N >= 16 && K >= 16;
+  using out = std::conditional_t<r == 3, shape<BA, M, N>, shape<M, N>>;
+};
+
+template <class A, class B, class Acc>
+TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc, input_precision prec) {
+  using SA = shape_of_t<A>;
+  using SB = shape_of_t<B>;
+  using TA = value_of_t<A>;
+  using TB = value_of_t<B>;
+  using D = dot_shapes<SA, SB>;
+  static_assert(check<error::dot_operands_must_be_2d_or_3d_of_equal_rank<SA, SB, D::ranks_ok>>);
+  static_assert(check<error::dot_inner_sizes_differ<SA, SB, D::inner_ok>>);
+  static_assert(check<error::dot_batch_sizes_differ<SA, SB, D::batch_ok>>);
+  static_assert(check<error::dot_sizes_below_16<SA, SB, D::sizes_ok>>);
+  static_assert(check<error::dot_operand_types_differ<TA, TB, std::is_same_v<TA, TB>>>);
+  static_assert(check<error::dot_unsupported_type<TA, dot_type_ok_v<TA>>>);
+  using AccT = typename dot_result<Acc, TA>::type;
+  using Out = typename D::out;
+  if constexpr (!std::is_void_v<Acc>) {
+    static_assert(check<error::dot_accumulator_shape_mismatch<shape_of_t<Acc>, Out, std::is_same_v<shape_of_t<Acc>, Out>>>);
+  }
+  using C = compute_t<AccT>;
+  using In = std::conditional_t<std::is_same_v<TA, double>, double,
+                                std::conditional_t<std::is_same_v<TA, std::int8_t>, std::int32_t, float>>;
+  // Operands evaluated once into plain arrays (they may be lazy expressions).
+  const auto ea = eval(a);
+  const auto eb = eval(b);
+  block_t<AccT, Out> out;
+  const bool tf = std::is_same_v<TA, float> && prec == input_precision::tf32;
+  constexpr int M = D::M, N = D::N, K = D::K;
+  for (int bt = 0; bt < D::BA; ++bt) {
+    for (int i = 0; i < M; ++i) {
+      for (int j = 0; j < N; ++j) {
+        C sum = 0;
+        if constexpr (!std::is_void_v<Acc>) sum = static_cast<C>(acc->v[(std::int64_t(bt) * M + i) * N + j]);
+        for (int k = 0; k < K; ++k) {
+          In x = static_cast<In>(static_cast<compute_t<TA>>(ea.v[(std::int64_t(bt) * M + i) * K + k]));
+          In y = static_cast<In>(static_cast<compute_t<TA>>(eb.v[(std::int64_t(bt) * K + k) * N + j]));
+          if constexpr (std::is_same_v<In, float>) {
+            if (tf) {
+              x = round_to_tf32(x);
+              y = round_to_tf32(y);
+            }
+          }
+          sum = op::add{}(sum, static_cast<C>(op::mul{}(x, y)));
+        }
+        out.v[(std::int64_t(bt) * M + i) * N + j] = convert<AccT>(sum);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+
+template <class A, class B>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B>)
+TL_INLINE auto dot(const A& a, const B& b, precision_t p = tf32) {
+  return detail::dot_impl<A, B, void>(a, b, nullptr, p.value);
+}
+
+template <class A, class B, class Acc>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B> && detail::is_expr_v<Acc>)
+TL_INLINE auto dot(const A& a, const B& b, const Acc& acc, precision_t p = tf32) {
+  const auto acc_block = eval(acc);
+  return detail::dot_impl<A, B, decltype(acc_block)>(a, b, &acc_block, p.value);
+}
+
+}  // namespace tl

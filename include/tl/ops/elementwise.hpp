@@ -1,0 +1,194 @@
+// tl/ops/elementwise.hpp: operators, where, maximum/minimum, math functions, casts.
+//
+// All of them broadcast their operands (numpy rules) and promote types as Triton does
+// (docs/04-types.md). With block operands they return lazy expressions; with only C++
+// scalars they compute the scalar result directly.
+#pragma once
+
+#include "../expr/block.hpp"
+
+namespace tl {
+namespace detail {
+
+template <class A, class B>
+concept binary_operands = (is_expr_v<A> || is_expr_v<B>) && is_operand_v<A> && is_operand_v<B>;
+
+template <class A>
+concept expr_operand = is_expr_v<A>;
+
+template <class Op, class A, class B>
+TL_INLINE auto make_binary(const A& a, const B& b) {
+  using EA = as_expr_t<A>;
+  using EB = as_expr_t<B>;
+  using VA = value_of_t<EA>;
+  using VB = value_of_t<EB>;
+  static_assert(check<error::operands_have_incompatible_shapes<Op, shape_of_t<EA>, shape_of_t<EB>,
+                                                                broadcastable_v<shape_of_t<EA>, shape_of_t<EB>>>>);
+  if constexpr (is_ptr_v<VA> || is_ptr_v<VB>) {
+    constexpr bool add_or_sub = std::is_same_v<Op, op::add> || (std::is_same_v<Op, op::sub> && is_ptr_v<VA>);
+    using other = std::conditional_t<is_ptr_v<VA>, VB, VA>;
+    static_assert(check<error::pointer_arithmetic_needs_integer_offsets<Op, other, add_or_sub && is_int_v<other>>>);
+    if constexpr (is_ptr_v<VA>) return pointer_offset<Op, EA, EB>{{}, as_expr(a), as_expr(b)};
+    else return pointer_offset<Op, EB, EA>{{}, as_expr(b), as_expr(a)};
+  } else {
+    if constexpr (Op::bitwise) {
+      static_assert(check<error::op_needs_integer_operands<Op, VA, !is_float_v<VA>>>);
+      static_assert(check<error::op_needs_integer_operands<Op, VB, !is_float_v<VB>>>);
+    }
+    if constexpr (Op::div_or_mod && is_int_v<VA> && is_int_v<VB> && !is_weak_v<EA> && !is_weak_v<EB>) {
+      static_assert(check<error::integer_division_with_mixed_signedness<
+                        Op, VA, VB, std::is_signed_v<VA> == std::is_signed_v<VB>>>);
+    }
+    return binary<Op, EA, EB>{{}, as_expr(a), as_expr(b)};
+  }
+}
+
+template <class Op, class A>
+TL_INLINE auto make_unary(const A& a) {
+  using EA = as_expr_t<A>;
+  using V = value_of_t<EA>;
+  if constexpr (Op::floating_only) static_assert(check<error::math_needs_floating_point<Op, V, is_float_v<V>>>);
+  if constexpr (Op::integer_only) static_assert(check<error::op_needs_integer_operands<Op, V, !is_float_v<V>>>);
+  if constexpr (is_expr_v<A>) {
+    return unary<Op, EA>{{}, a};
+  } else {
+    using R = typename unary<Op, EA>::value_type;
+    return convert<R>(Op{}(static_cast<compute_t<V>>(canonical_t<A>(a))));
+  }
+}
+
+template <class Fn, class Op, class A, class B, class C>
+TL_INLINE auto make_ternary(const A& a, const B& b, const C& c) {
+  using EA = as_expr_t<A>;
+  using EB = as_expr_t<B>;
+  using EC = as_expr_t<C>;
+  using all = broadcast_all<shape_of_t<EA>, shape_of_t<EB>, shape_of_t<EC>>;
+  static_assert(check<error::operands_have_incompatible_shapes<Op, shape_of_t<EA>,
+                                                                       typename broadcast_all<shape_of_t<EB>, shape_of_t<EC>>::type,
+                                                                       all::value>>);
+  return ternary<Fn, EA, EB, EC>{{}, as_expr(a), as_expr(b), as_expr(c)};
+}
+
+}  // namespace detail
+
+// ---- operators ----
+#define TL_BINARY_OPERATOR_(sym, Op)                                \
+  template <class A, class B>                                       \
+    requires detail::binary_operands<A, B>                          \
+  TL_INLINE auto operator sym(const A& a, const B& b) {             \
+    return detail::make_binary<op::Op>(a, b);                       \
+  }
+TL_BINARY_OPERATOR_(+, add)
+TL_BINARY_OPERATOR_(-, sub)
+TL_BINARY_OPERATOR_(*, mul)
+TL_BINARY_OPERATOR_(/, div)
+TL_BINARY_OPERATOR_(%, mod)
+TL_BINARY_OPERATOR_(<, lt)
+TL_BINARY_OPERATOR_(<=, le)
+TL_BINARY_OPERATOR_(>, gt)
+TL_BINARY_OPERATOR_(>=, ge)
+TL_BINARY_OPERATOR_(==, eq)
+TL_BINARY_OPERATOR_(!=, ne)
+TL_BINARY_OPERATOR_(&, bit_and)
+TL_BINARY_OPERATOR_(|, bit_or)
+TL_BINARY_OPERATOR_(^, bit_xor)
+TL_BINARY_OPERATOR_(<<, shl)
+TL_BINARY_OPERATOR_(>>, shr)
+TL_BINARY_OPERATOR_(&&, logical_and)
+TL_BINARY_OPERATOR_(||, logical_or)
+#undef TL_BINARY_OPERATOR_
+
+template <detail::expr_operand A>
+TL_INLINE auto operator-(const A& a) { return detail::make_unary<op::neg>(a); }
+template <detail::expr_operand A>
+TL_INLINE auto operator+(const A& a) { return a; }
+template <detail::expr_operand A>
+TL_INLINE auto operator~(const A& a) { return detail::make_unary<op::bit_not>(a); }
+template <detail::expr_operand A>
+TL_INLINE auto operator!(const A& a) { return detail::make_unary<op::logical_not>(a); }
+
+// ---- functions of two or three operands ----
+template <class A, class B>
+  requires(detail::is_operand_v<A> && detail::is_operand_v<B>)
+TL_INLINE auto maximum(const A& a, const B& b) {
+  if constexpr (detail::is_expr_v<A> || detail::is_expr_v<B>) return detail::make_binary<op::maximum>(a, b);
+  else return detail::binary<op::maximum, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
+}
+template <class A, class B>
+  requires(detail::is_operand_v<A> && detail::is_operand_v<B>)
+TL_INLINE auto minimum(const A& a, const B& b) {
+  if constexpr (detail::is_expr_v<A> || detail::is_expr_v<B>) return detail::make_binary<op::minimum>(a, b);
+  else return detail::binary<op::minimum, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
+}
+
+// cdiv(a, b) = ceil(a / b): on integers (host or kernel) and on integer blocks.
+template <class A, class B>
+  requires(std::is_integral_v<A> && std::is_integral_v<B>)
+TL_HD constexpr auto cdiv(A a, B b) {
+  return (a + b - 1) / b;
+}
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+TL_INLINE auto cdiv(const A& a, const B& b) {
+  return detail::make_binary<op::cdiv>(a, b);
+}
+
+// where(c, a, b): a where c holds, else b (Triton's tl.where).
+template <class C, class A, class B>
+  requires(detail::is_operand_v<C> && detail::is_operand_v<A> && detail::is_operand_v<B>)
+TL_INLINE auto where(const C& c, const A& a, const B& b) {
+  using EC = detail::as_expr_t<C>;
+  using EA = detail::as_expr_t<A>;
+  using EB = detail::as_expr_t<B>;
+  using all = detail::broadcast_all<detail::shape_of_t<EC>, detail::shape_of_t<EA>, detail::shape_of_t<EB>>;
+  static_assert(detail::check<error::operands_have_incompatible_shapes<op::where, detail::shape_of_t<EC>,
+                                                                       typename detail::broadcast_all<detail::shape_of_t<EA>, detail::shape_of_t<EB>>::type,
+                                                                       all::value>>);
+  return detail::select<EC, EA, EB>{{}, detail::as_expr(c), detail::as_expr(a), detail::as_expr(b)};
+}
+
+// fma(a, b, c) = a * b + c with one rounding (floats).
+template <class A, class B, class C>
+  requires(detail::is_operand_v<A> && detail::is_operand_v<B> && detail::is_operand_v<C>)
+TL_INLINE auto fma(const A& a, const B& b, const C& c) {
+  return detail::make_ternary<detail::fma_fn, op::fma>(a, b, c);
+}
+
+// clamp(x, lo, hi) = minimum(maximum(x, lo), hi).
+template <class A, class B, class C>
+  requires(detail::is_operand_v<A> && detail::is_operand_v<B> && detail::is_operand_v<C>)
+TL_INLINE auto clamp(const A& x, const B& lo, const C& hi) {
+  return detail::make_ternary<detail::clamp_fn, op::clamp>(x, lo, hi);
+}
+
+// ---- math ----
+#define TL_UNARY_FUNCTION_(name)                               \
+  template <class A>                                           \
+    requires detail::is_operand_v<A>                           \
+  TL_INLINE auto name(const A& a) {                            \
+    return detail::make_unary<op::name>(a);                    \
+  }
+TL_UNARY_FUNCTION_(abs)
+TL_UNARY_FUNCTION_(exp)
+TL_UNARY_FUNCTION_(exp2)
+TL_UNARY_FUNCTION_(log)
+TL_UNARY_FUNCTION_(log2)
+TL_UNARY_FUNCTION_(sqrt)
+TL_UNARY_FUNCTION_(rsqrt)
+TL_UNARY_FUNCTION_(sigmoid)
+TL_UNARY_FUNCTION_(sin)
+TL_UNARY_FUNCTION_(cos)
+TL_UNARY_FUNCTION_(floor)
+TL_UNARY_FUNCTION_(ceil)
+TL_UNARY_FUNCTION_(erf)
+TL_UNARY_FUNCTION_(tanh)
+#undef TL_UNARY_FUNCTION_
+
+// cast<T>(x): the free-function form of x.to(tl::dtype).
+template <class T, class A>
+  requires detail::is_expr_v<A>
+TL_INLINE auto cast(const A& a) {
+  return a.to(dtype<T>{});
+}
+
+}  // namespace tl

@@ -1,0 +1,223 @@
+// tl/ops/memory.hpp: pointers into buffers, and load/store of pointer blocks.
+//
+//   x = tl::load(x_ptr + offs, mask);           Triton: tl.load(x_ptr + offs, mask=mask)
+//   x = tl::load(x_ptr + offs, mask, -INF);     Triton: tl.load(..., mask=mask, other=-inf)
+//   tl::store(z_ptr + offs, z, mask);           Triton: tl.store(z_ptr + offs, z, mask=mask)
+//
+// A tl::ptr<T> knows the buffer it points into (start, size, name) when it was made from
+// one, so every masked-in lane of a load or store can be checked against that buffer. Lanes
+// outside it are never read or written; they are reported with the program id, the op, the
+// source line and the offsets, and the launch fails. Masked-off lanes of a load are `other`
+// (0 when not given). A ptr made from a bare T* has no size and is not checked.
+#pragma once
+
+#include <cstddef>
+#include <ranges>
+
+#include "../backend/cpu/program.hpp"
+#include "../expr/block.hpp"
+
+namespace tl {
+
+template <class T>
+struct ptr {
+  using element_type = T;
+  T* base = nullptr;           // start of the buffer
+  std::int64_t offset = 0;     // where this pointer points, in elements from base
+  std::int64_t extent = -1;    // elements in the buffer; -1 when unknown (unchecked)
+  const char* name = nullptr;  // for reports; the launch names unnamed buffers "argument #i"
+
+  ptr() = default;
+  // An unchecked pointer (no size known).
+  TL_HD ptr(T* raw) : base(raw) {}  // NOLINT: implicit, like a raw pointer argument
+  TL_HD ptr(T* data, std::int64_t size, const char* buffer_name = nullptr)
+      : base(data), extent(size), name(buffer_name) {}
+  // A checked pointer to the start of a contiguous range (std::vector, std::array, std::span...).
+  template <class R>
+    requires(std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+             std::is_convertible_v<std::ranges::range_value_t<R>*, T*> && !std::is_pointer_v<std::remove_cvref_t<R>>)
+  ptr(R&& range, const char* buffer_name = nullptr)  // NOLINT: implicit, so a vector can be a kernel argument
+      : base(std::ranges::data(range)), extent(static_cast<std::int64_t>(std::ranges::size(range))), name(buffer_name) {}
+  // ptr<T> converts to ptr<const T>.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
+  TL_HD ptr(const ptr<U>& p) : base(p.base), offset(p.offset), extent(p.extent), name(p.name) {}
+
+  TL_INLINE ptr operator+(std::int64_t n) const {
+    ptr q = *this;
+    q.offset += n;
+    return q;
+  }
+  TL_INLINE ptr operator-(std::int64_t n) const {
+    ptr q = *this;
+    q.offset -= n;
+    return q;
+  }
+  TL_INLINE ptr& operator+=(std::int64_t n) {
+    offset += n;
+    return *this;
+  }
+  TL_INLINE ptr& operator-=(std::int64_t n) {
+    offset -= n;
+    return *this;
+  }
+  TL_INLINE bool checked() const { return extent >= 0; }
+  TL_INLINE bool in_bounds() const { return base != nullptr && (extent < 0 || (offset >= 0 && offset < extent)); }
+  TL_INLINE T* get() const { return base + offset; }  // only where in_bounds()
+};
+
+template <class R>
+ptr(R&&, const char* = nullptr) -> ptr<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+template <class T>
+ptr(T*, std::int64_t, const char* = nullptr) -> ptr<T>;
+
+// Integer plus pointer, as in Triton (offs + x_ptr).
+template <class T, class I>
+  requires std::is_integral_v<I>
+TL_INLINE ptr<T> operator+(I n, const ptr<T>& p) {
+  return p + static_cast<std::int64_t>(n);
+}
+
+namespace detail {
+
+template <class P>
+struct pointee;
+template <class T>
+struct pointee<ptr<T>> {
+  using type = T;
+};
+
+template <class S>
+TL_HD invalid_lane make_lane(const coord<S::rank>& c, std::int64_t offset) {
+  invalid_lane l;
+  l.rank = S::rank < 4 ? S::rank : 4;
+  for (int i = 0; i < l.rank; ++i) l.index[i] = c[i];
+  l.offset = offset;
+  return l;
+}
+
+// Gathers the invalid lanes of one load/store, then reports them once.
+template <class T>
+struct access_checker {
+  access_kind kind;
+  source_location where;
+  invalid_access record{};
+  std::int64_t masked_in = 0;
+  bool any = false;
+
+  // Called for each masked-in lane: true if it may be accessed.
+  template <class S>
+  TL_HD bool check(const ptr<T>& p, const coord<S::rank>& c) {
+    ++masked_in;
+    if (p.in_bounds()) return true;
+    if (!any) {
+      any = true;
+      record.op = kind;
+      record.where = where;
+      record.buffer = p.name ? p.name : "(unnamed)";
+      record.buffer_size = p.extent;
+      record.reason = p.base ? "out of bounds" : "through a null pointer";
+    }
+    ++record.invalid_lanes;
+    if (record.first.size() < launch_report::lanes_per_record) record.first.push_back(make_lane<S>(c, p.offset));
+    return false;
+  }
+  void finish() {
+    record.lanes = masked_in;
+    if (any) cpu::report_invalid_access(std::move(record));
+  }
+};
+
+template <class P, class M, class O>
+TL_HD auto load_impl(const P& ptrs_in, const M& mask_in, const O& other_in, source_location where) {
+  using EP = as_expr_t<P>;
+  using PT = value_of_t<EP>;
+  static_assert(check<error::load_store_needs_pointer_block<PT, is_ptr_v<PT>>>);
+  using T = std::remove_const_t<typename pointee<PT>::type>;
+  using S = shape_of_t<EP>;
+  using EM = as_expr_t<M>;
+  using EO = as_expr_t<O>;
+  static_assert(check<error::mask_must_be_boolean<value_of_t<EM>, is_bool_v<value_of_t<EM>>>>);
+  static_assert(check<error::mask_or_value_not_broadcastable_to_pointers<op::load, shape_of_t<EM>, S,
+                                                                         broadcastable_to_v<shape_of_t<EM>, S>>>);
+  static_assert(check<error::mask_or_value_not_broadcastable_to_pointers<op::load, shape_of_t<EO>, S,
+                                                                         broadcastable_to_v<shape_of_t<EO>, S>>>);
+  const EP ptrs = as_expr(ptrs_in);
+  const EM mask = as_expr(mask_in);
+  const EO other = as_expr(other_in);
+  access_checker<typename pointee<PT>::type> checker{access_kind::load, where};
+  block_t<T, S> out;
+  for (std::int64_t i = 0; i < S::size; ++i) {
+    const coord<S::rank> c = unravel<S>(i);
+    const auto p = ptrs.at(c);
+    if (mask.at(broadcast_coord<shape_of_t<EM>>(c)) && checker.template check<S>(p, c)) out.v[i] = *p.get();
+    else out.v[i] = convert<T>(other.at(broadcast_coord<shape_of_t<EO>>(c)));
+  }
+  checker.finish();
+  if constexpr (S::rank == 0) return T(out.v[0]);
+  else return out;
+}
+
+template <class P, class V, class M>
+TL_HD void store_impl(const P& ptrs_in, const V& value_in, const M& mask_in, source_location where) {
+  using EP = as_expr_t<P>;
+  using PT = value_of_t<EP>;
+  static_assert(check<error::load_store_needs_pointer_block<PT, is_ptr_v<PT>>>);
+  using Q = typename pointee<PT>::type;
+  static_assert(check<error::store_through_pointer_to_const<Q, !std::is_const_v<Q>>>);
+  using S = shape_of_t<EP>;
+  using EV = as_expr_t<V>;
+  using EM = as_expr_t<M>;
+  static_assert(check<error::mask_must_be_boolean<value_of_t<EM>, is_bool_v<value_of_t<EM>>>>);
+  static_assert(check<error::mask_or_value_not_broadcastable_to_pointers<op::store, shape_of_t<EV>, S,
+                                                                         broadcastable_to_v<shape_of_t<EV>, S>>>);
+  static_assert(check<error::mask_or_value_not_broadcastable_to_pointers<op::store, shape_of_t<EM>, S,
+                                                                         broadcastable_to_v<shape_of_t<EM>, S>>>);
+  if constexpr (!std::is_const_v<Q>) {
+    const EP ptrs = as_expr(ptrs_in);
+    const EV value = as_expr(value_in);
+    const EM mask = as_expr(mask_in);
+    access_checker<Q> checker{access_kind::store, where};
+    for (std::int64_t i = 0; i < S::size; ++i) {
+      const coord<S::rank> c = unravel<S>(i);
+      if (!mask.at(broadcast_coord<shape_of_t<EM>>(c))) continue;
+      const auto p = ptrs.at(c);
+      if (checker.template check<S>(p, c)) *p.get() = convert<Q>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
+    }
+    checker.finish();
+  }
+}
+
+}  // namespace detail
+
+// load(ptrs [, mask [, other]]): a block of the pointer block's shape (a scalar for a scalar pointer).
+template <class P>
+  requires detail::is_operand_v<P>
+TL_HD auto load(const P& ptrs, source_location where = source_location::current()) {
+  return detail::load_impl(ptrs, true, 0, where);
+}
+template <class P, class M>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<M>)
+TL_HD auto load(const P& ptrs, const M& mask, source_location where = source_location::current()) {
+  return detail::load_impl(ptrs, mask, 0, where);
+}
+template <class P, class M, class O>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<M> && detail::is_operand_v<O>)
+TL_HD auto load(const P& ptrs, const M& mask, const O& other, source_location where = source_location::current()) {
+  return detail::load_impl(ptrs, mask, other, where);
+}
+
+// store(ptrs, value [, mask]): value (broadcast to the pointers' shape, converted to their
+// element type) written where mask holds.
+template <class P, class V>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<V>)
+TL_HD void store(const P& ptrs, const V& value, source_location where = source_location::current()) {
+  detail::store_impl(ptrs, value, true, where);
+}
+template <class P, class V, class M>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<V> && detail::is_operand_v<M>)
+TL_HD void store(const P& ptrs, const V& value, const M& mask, source_location where = source_location::current()) {
+  detail::store_impl(ptrs, value, mask, where);
+}
+
+}  // namespace tl

@@ -1,0 +1,51 @@
+// tl/ops/program.hpp: which program is running: program_id, num_programs, swizzle2d.
+#pragma once
+
+#include "../backend/cpu/program.hpp"
+#include "../config.hpp"
+
+namespace tl {
+
+// program_id(axis): this program's index along grid axis 0, 1 or 2 (Triton: tl.program_id).
+TL_INLINE int program_id(int axis) {
+#if TL_DEVICE_PASS
+  return axis == 0 ? int(blockIdx.x) : axis == 1 ? int(blockIdx.y) : int(blockIdx.z);
+#else
+  if (axis < 0 || axis > 2) throw usage_error("tl::program_id: the axis must be 0, 1 or 2");
+  const detail::cpu::program_state* p = detail::cpu::current_program;
+  return p ? p->pid[axis] : 0;
+#endif
+}
+
+// num_programs(axis): the grid's size along axis 0, 1 or 2 (Triton: tl.num_programs).
+TL_INLINE int num_programs(int axis) {
+#if TL_DEVICE_PASS
+  return axis == 0 ? int(gridDim.x) : axis == 1 ? int(gridDim.y) : int(gridDim.z);
+#else
+  if (axis < 0 || axis > 2) throw usage_error("tl::num_programs: the axis must be 0, 1 or 2");
+  const detail::cpu::program_state* p = detail::cpu::current_program;
+  return p ? p->grid[axis] : 1;
+#endif
+}
+
+template <class T>
+struct swizzled {
+  T i, j;
+};
+
+// swizzle2d(i, j, size_i, size_j, size_g): reorders a size_i x size_j grid of program ids
+// so that groups of size_g rows are walked column by column (Triton's tl.swizzle2d; used to
+// make neighbouring programs of a matmul share tiles in L2).
+//   auto [pid_m, pid_n] = tl::swizzle2d(i, j, num_m, num_n, GROUP);
+template <class T>
+TL_HD constexpr swizzled<T> swizzle2d(T i, T j, T size_i, T size_j, T size_g) {
+  const T ij = i * size_j + j;
+  const T size_gj = size_g * size_j;
+  const T group_id = ij / size_gj;
+  const T off_i = group_id * size_g;
+  const T rows = size_i - off_i < size_g ? size_i - off_i : size_g;
+  const T in_group = ij % size_gj;
+  return {off_i + in_group % rows, in_group / rows};
+}
+
+}  // namespace tl

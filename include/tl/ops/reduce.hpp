@@ -1,0 +1,146 @@
+// tl/ops/reduce.hpp: sum, max, min, argmax, argmin along an axis (or over the whole block).
+//
+//   tl::sum<1>(x)                 Triton: tl.sum(x, axis=1)
+//   tl::sum<1>(x, tl::keep_dims)  Triton: tl.sum(x, axis=1, keep_dims=True)
+//   tl::sum(x)                    Triton: tl.sum(x)        (every axis; a rank-0 block)
+//
+// Result types follow Triton: sum keeps the dtype, except integers narrower than 32 bits
+// (int32/uint32); max/min widen types narrower than 32 bits to int32/float32; arg* give int32.
+// 16-bit floats accumulate in float32.
+#pragma once
+
+#include "../expr/block.hpp"
+
+namespace tl {
+namespace detail {
+
+template <class T>
+struct sum_result {
+  using type = std::conditional_t<
+      is_bool_v<T>, std::int32_t,
+      std::conditional_t<(is_int_v<T> && sizeof(T) < 4),
+                         std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>>;
+};
+template <class T>
+struct minmax_result {
+  using type = std::conditional_t<
+      (sizeof(T) < 4), std::conditional_t<is_float_v<T>, float, std::conditional_t<std::is_unsigned_v<T>, std::uint32_t, std::int32_t>>,
+      T>;
+};
+
+struct sum_reducer {
+  template <class T> using result = typename sum_result<T>::type;
+  template <class T> using acc = compute_t<result<T>>;
+  template <class T> TL_INLINE static acc<T> init() { return acc<T>(0); }
+  template <class T> TL_INLINE static void step(acc<T>& a, int&, const T& v, int) { a = op::add{}(a, convert<acc<T>>(v)); }
+  template <class T> TL_INLINE static result<T> finish(const acc<T>& a, int) { return convert<result<T>>(a); }
+};
+
+template <bool IsMax, bool WantIndex>
+struct extreme_reducer {
+  template <class T> using value = compute_t<typename minmax_result<T>::type>;
+  template <class T> using result = std::conditional_t<WantIndex, std::int32_t, typename minmax_result<T>::type>;
+  template <class T> using acc = value<T>;
+  template <class T>
+  TL_INLINE static acc<T> init() {
+    if constexpr (std::is_floating_point_v<acc<T>>) return IsMax ? -std::numeric_limits<acc<T>>::infinity() : std::numeric_limits<acc<T>>::infinity();
+    else return IsMax ? std::numeric_limits<acc<T>>::lowest() : std::numeric_limits<acc<T>>::max();
+  }
+  // Ties keep the first index (Triton's tie_break_left); NaN never replaces a value (fmax).
+  template <class T>
+  TL_INLINE static void step(acc<T>& a, int& idx, const T& v, int k) {
+    const acc<T> x = convert<acc<T>>(v);
+    if (idx < 0) {
+      a = x;
+      idx = k;
+      return;
+    }
+    if (!(x == x)) return;
+    if (!(a == a) || (IsMax ? (x > a) : (x < a))) {
+      a = x;
+      idx = k;
+    }
+  }
+  template <class T>
+  TL_INLINE static result<T> finish(const acc<T>& a, int idx) {
+    if constexpr (WantIndex) return idx;
+    else return convert<result<T>>(a);
+  }
+};
+
+using max_reducer = extreme_reducer<true, false>;
+using min_reducer = extreme_reducer<false, false>;
+using argmax_reducer = extreme_reducer<true, true>;
+using argmin_reducer = extreme_reducer<false, true>;
+
+template <class Red, int Axis, bool Keep, class E>
+TL_INLINE auto reduce_axis(const E& e) {
+  using S = shape_of_t<E>;
+  using T = value_of_t<E>;
+  constexpr int axis = normalize_axis<S, Axis>;
+  static_assert(check<error::reduction_axis_out_of_range<S, Axis, (axis >= 0 && axis < S::rank)>>);
+  if constexpr (axis >= 0 && axis < S::rank) {
+    using R = typename Red::template result<T>;
+    using kept = typename reduce_shape<S, axis, true>::type;
+    using out_shape = typename reduce_shape<S, axis, Keep>::type;
+    block_t<R, out_shape> out;
+    for (std::int64_t i = 0; i < kept::size; ++i) {
+      coord<S::rank> c = unravel<kept>(i);
+      auto a = Red::template init<T>();
+      int idx = -1;
+      for (int k = 0; k < S::dim(axis); ++k) {
+        c[axis] = k;
+        Red::template step<T>(a, idx, e.at(c), k);
+      }
+      out.v[i] = Red::template finish<T>(a, idx);
+    }
+    return out;
+  } else {
+    return block_t<T, shape<>>{};
+  }
+}
+
+template <class Red, class E>
+TL_INLINE auto reduce_all(const E& e) {
+  using S = shape_of_t<E>;
+  return reduce_axis<Red, 0, false>(view<E, shape<int(S::size)>, reshape_map>{{}, e});
+}
+
+}  // namespace detail
+
+#define TL_REDUCTION_(name, reducer)                                                          \
+  template <int Axis, class E>                                                                \
+    requires detail::is_expr_v<E>                                                             \
+  TL_INLINE auto name(const E& e) {                                                           \
+    return detail::reduce_axis<reducer, Axis, false>(e);                                      \
+  }                                                                                           \
+  template <int Axis, class E>                                                                \
+    requires detail::is_expr_v<E>                                                             \
+  TL_INLINE auto name(const E& e, keep_dims_t) {                                              \
+    return detail::reduce_axis<reducer, Axis, true>(e);                                       \
+  }
+TL_REDUCTION_(sum, detail::sum_reducer)
+TL_REDUCTION_(max, detail::max_reducer)
+TL_REDUCTION_(min, detail::min_reducer)
+TL_REDUCTION_(argmax, detail::argmax_reducer)
+TL_REDUCTION_(argmin, detail::argmin_reducer)
+#undef TL_REDUCTION_
+
+// Over every axis: a rank-0 block (converts to a scalar).
+template <class E>
+  requires detail::is_expr_v<E>
+TL_INLINE auto sum(const E& e) {
+  return detail::reduce_all<detail::sum_reducer>(e);
+}
+template <class E>
+  requires detail::is_expr_v<E>
+TL_INLINE auto max(const E& e) {
+  return detail::reduce_all<detail::max_reducer>(e);
+}
+template <class E>
+  requires detail::is_expr_v<E>
+TL_INLINE auto min(const E& e) {
+  return detail::reduce_all<detail::min_reducer>(e);
+}
+
+}  // namespace tl
