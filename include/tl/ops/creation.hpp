@@ -5,6 +5,9 @@
 
 namespace tl {
 
+// Infinity, for -tl::inf as in Triton's -float('inf').
+inline constexpr float inf = __builtin_huge_valf();
+
 // arange<Start, End>(): the int32 block Start, Start+1, ..., End-1 (Triton: tl.arange(Start, End)).
 // Its length must be a power of two, as in Triton, so blocks map onto threads evenly.
 template <int Start, int End>

@@ -28,6 +28,25 @@ TL_INLINE int num_programs(int axis) {
 #endif
 }
 
+// range(start, end, step): the loop of a kernel, read like Triton's
+//   for (int j : tl::range(0, T, B1))      Triton: for j in range(0, T, B1)
+struct range {
+  struct iterator {
+    int value, step;
+    TL_INLINE int operator*() const { return value; }
+    TL_INLINE iterator& operator++() {
+      value += step;
+      return *this;
+    }
+    TL_INLINE bool operator!=(const iterator& end) const { return step > 0 ? value < end.value : value > end.value; }
+  };
+  int start, stop, step;
+  TL_HD constexpr range(int stop_) : start(0), stop(stop_), step(1) {}  // NOLINT
+  TL_HD constexpr range(int start_, int stop_, int step_ = 1) : start(start_), stop(stop_), step(step_) {}
+  TL_INLINE iterator begin() const { return {start, step}; }
+  TL_INLINE iterator end() const { return {stop, step}; }
+};
+
 template <class T>
 struct swizzled {
   T i, j;

@@ -1,0 +1,103 @@
+#include "harness.hpp"
+
+#include <limits>
+#include <sstream>
+
+namespace puzzles {
+
+puzzle puzzle_01();
+puzzle puzzle_02();
+puzzle puzzle_03();
+puzzle puzzle_04();
+puzzle puzzle_05();
+puzzle puzzle_06();
+puzzle puzzle_07();
+puzzle puzzle_08();
+puzzle puzzle_08_three_loops();
+puzzle puzzle_09();
+puzzle puzzle_10();
+puzzle puzzle_11();
+puzzle puzzle_12();
+
+const std::vector<puzzle>& all() {
+  static const std::vector<puzzle> list = {
+      puzzle_01(), puzzle_02(), puzzle_03(), puzzle_04(), puzzle_05(), puzzle_06(), puzzle_07(),
+      puzzle_08(), puzzle_08_three_loops(), puzzle_09(), puzzle_10(), puzzle_11(), puzzle_12(),
+  };
+  return list;
+}
+
+std::vector<const puzzle*> find(const std::string& id) {
+  std::vector<const puzzle*> out;
+  for (const auto& p : all())
+    if (p.id == id || std::to_string(p.number) == id) out.push_back(&p);
+  return out;
+}
+
+static int size_value(const sizes& n, const std::string& name) {
+  if (name == "N0") return n.N0;
+  if (name == "N1") return n.N1;
+  if (name == "N2") return n.N2;
+  if (name == "T") return n.T;
+  if (name == "MID") return n.MID;
+  if (name == "H") return n.H;
+  if (name == "W") return n.W;
+  return 0;
+}
+
+static int constexpr_value(const constexprs& c, const std::string& name) {
+  if (name == "B0") return c.B0;
+  if (name == "B1") return c.B1;
+  if (name == "B2") return c.B2;
+  if (name == "B_MID") return c.B_MID;
+  if (name == "KH") return c.KH;
+  if (name == "KW") return c.KW;
+  return 0;
+}
+
+std::string puzzle::sizes_text(const sizes& n) const {
+  std::ostringstream o;
+  for (const auto& s : size_names) o << (o.tellp() ? " " : "") << s << '=' << size_value(n, s);
+  return o.str();
+}
+
+std::string puzzle::constexprs_text(const constexprs& c) const {
+  std::ostringstream o;
+  for (const auto& s : constexpr_names) o << (o.tellp() ? " " : "") << s << '=' << constexpr_value(c, s);
+  return o.str();
+}
+
+std::vector<float> random_floats(std::size_t n, rng& g) {
+  std::uniform_real_distribution<float> d(-0.5f, 0.5f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(g);
+  return v;
+}
+
+std::vector<int> random_ints(std::size_t n, rng& g, int lo, int hi) {
+  std::uniform_int_distribution<int> d(lo, hi - 1);
+  std::vector<int> v(n);
+  for (auto& x : v) x = d(g);
+  return v;
+}
+
+int random_int(rng& g, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); }
+
+std::vector<float> poisoned(std::size_t n) { return std::vector<float>(n, std::numeric_limits<float>::quiet_NaN()); }
+
+void compare(outcome& o, const std::vector<float>& yours, const std::vector<double>& spec, std::vector<int> shape,
+             double atol, double rtol) {
+  o.shape = std::move(shape);
+  o.yours = yours;
+  o.spec = spec;
+  o.mismatches = 0;
+  o.max_abs_error = 0;
+  for (std::size_t i = 0; i < spec.size(); ++i) {
+    const double y = i < yours.size() ? yours[i] : std::numeric_limits<double>::quiet_NaN();
+    const double err = std::fabs(y - spec[i]);
+    if (!(err <= atol + rtol * std::fabs(spec[i]))) ++o.mismatches;  // NaN fails
+    if (std::isnan(err) || err > o.max_abs_error) o.max_abs_error = std::isnan(err) ? INFINITY : err;
+  }
+}
+
+}  // namespace puzzles

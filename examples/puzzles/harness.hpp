@@ -1,0 +1,115 @@
+// The puzzles' shared harness: sizes, random inputs, poisoned outputs, the check against
+// the spec, and the registry that tl-puzzles and the tests read.
+//
+// Each puzzle file holds three things, in this order: the kernel (read it next to its
+// Triton twin), the spec (plain loops in double precision), and puzzle_NN(), which says
+// how to make inputs, launch and check.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tl/tl.hpp>
+
+namespace puzzles {
+
+// The runtime sizes of a puzzle (its kernel's integer arguments).
+struct sizes {
+  int N0 = 1, N1 = 1, N2 = 1, T = 1, MID = 1, H = 1, W = 1;
+};
+
+// The compile-time parameters (tl.constexpr in Triton): block sizes and conv kernel sizes.
+struct constexprs {
+  int B0 = 1, B1 = 1, B2 = 1, B_MID = 1, KH = 1, KW = 1;
+};
+
+struct request {
+  sizes n;
+  constexprs c;
+  std::uint64_t seed = 0;
+  tl::launch_options launch{.failure = tl::on_failure::collect};
+};
+
+struct outcome {
+  bool ran = false;   // false: no compiled configuration matched, or an exception stopped it
+  std::string error;  // why it did not run
+  tl::launch_report report;
+  std::vector<int> shape;  // of the output
+  std::vector<float> yours;
+  std::vector<double> spec;
+  std::int64_t mismatches = 0;  // elements outside atol + rtol * |spec| (NaN counts)
+  double max_abs_error = 0;
+  double seconds = 0;  // the launch alone
+  bool passed() const { return ran && report.ok() && mismatches == 0; }
+};
+
+struct puzzle {
+  std::string id;  // "1" .. "12"; variants as "8/3loop"
+  int number = 0;
+  std::string title;
+  std::string formula;
+  sizes puzzle_sizes;
+  constexprs puzzle_constexprs;
+  std::vector<constexprs> compiled;  // the configurations instantiated in this build
+  std::function<sizes(const constexprs&, std::mt19937_64&)> random_sizes;
+  std::function<outcome(const request&)> run;
+  std::string sizes_text(const sizes& n) const;
+  std::string constexprs_text(const constexprs& c) const;
+  std::vector<std::string> size_names, constexpr_names;  // the ones this puzzle uses
+};
+
+const std::vector<puzzle>& all();
+// The puzzles whose id is `id`, or whose number is `id` (so "8" also finds "8/3loop").
+std::vector<const puzzle*> find(const std::string& id);
+
+// ---- helpers for the puzzle files ----
+using rng = std::mt19937_64;
+std::vector<float> random_floats(std::size_t n, rng& g);                 // uniform in [-0.5, 0.5)
+std::vector<int> random_ints(std::size_t n, rng& g, int lo, int hi);     // uniform in [lo, hi)
+std::vector<float> poisoned(std::size_t n);                               // NaN, so a missing store fails
+int random_int(rng& g, int lo, int hi);                                  // uniform in [lo, hi]
+
+// Compares yours with the spec (atol = rtol = 1e-3 unless given) and fills the outcome.
+void compare(outcome& o, const std::vector<float>& yours, const std::vector<double>& spec, std::vector<int> shape,
+             double atol = 1e-3, double rtol = 1e-3);
+
+// A compiled configuration: the constexpr values it was instantiated with.
+template <int... V>
+struct cfg {
+  static constexpr int v[] = {V...};
+  static constexpr std::size_t n = sizeof...(V);
+};
+
+// Calls f(Cfg{}) for the first Cfg whose values equal `key`; an outcome saying so otherwise.
+template <class... Cfg, std::size_t N, class F>
+outcome dispatch(const std::array<int, N>& key, F&& f) {
+  outcome result;
+  bool found = false;
+  auto try_one = [&](auto c) {
+    using C = decltype(c);
+    static_assert(C::n == N, "puzzles::dispatch: key and configuration differ in length");
+    if (found) return;
+    for (std::size_t i = 0; i < N; ++i)
+      if (C::v[i] != key[i]) return;
+    found = true;
+    try {
+      result = f(c);
+      result.ran = true;
+    } catch (const std::exception& e) {
+      result.ran = false;
+      result.error = e.what();
+    }
+  };
+  (try_one(Cfg{}), ...);
+  if (!found) {
+    result.error = "this configuration of constexpr parameters is not compiled in (see `tl-puzzles list`)";
+  }
+  return result;
+}
+
+}  // namespace puzzles

@@ -1,0 +1,48 @@
+// Puzzle 1: constant add.
+// Add a constant to a vector: z_i = x_i + 10 for i < N0. One program; the block size B0 is the
+// vector's length N0, so no mask is needed.
+#include "harness.hpp"
+
+// Triton: def add_kernel(x_ptr, z_ptr, N0, B0: tl.constexpr)
+template <int B0>
+TL_KERNEL void add_kernel(tl::ptr<float> x_ptr, tl::ptr<float> z_ptr, [[maybe_unused]] int N0) {
+  auto off_x = tl::arange<0, B0>();
+  auto x = tl::load(x_ptr + off_x);
+  auto z = x + 10.0f;
+  tl::store(z_ptr + off_x, z);
+}
+
+static std::vector<double> add_spec(const std::vector<float>& x) {
+  std::vector<double> z(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) z[i] = double(x[i]) + 10.0;
+  return z;
+}
+
+namespace puzzles {
+puzzle puzzle_01() {
+  puzzle p;
+  p.id = "1";
+  p.number = 1;
+  p.title = "constant add";
+  p.formula = "z[i] = x[i] + 10, one program, B0 == N0";
+  p.size_names = {"N0"};
+  p.constexpr_names = {"B0"};
+  p.puzzle_sizes = {.N0 = 32};
+  p.puzzle_constexprs = {.B0 = 32};
+  p.compiled = {{.B0 = 32}, {.B0 = 16}, {.B0 = 128}};
+  p.random_sizes = [](const constexprs& c, rng&) { return sizes{.N0 = c.B0}; };
+  p.run = [](const request& r) {
+    return dispatch<cfg<32>, cfg<16>, cfg<128>>(std::array{r.c.B0}, [&](auto c) {
+      constexpr int B0 = decltype(c)::v[0];
+      rng g(r.seed);
+      auto x = random_floats(r.n.N0, g);
+      auto z = poisoned(r.n.N0);
+      outcome o;
+      o.report = tl::launch<add_kernel<B0>>(tl::grid(1), r.launch, tl::ptr(x, "x"), tl::ptr(z, "z"), r.n.N0);
+      compare(o, z, add_spec(x), {r.n.N0});
+      return o;
+    });
+  };
+  return p;
+}
+}  // namespace puzzles

@@ -1,0 +1,58 @@
+// Puzzle 3: outer vector add.
+// z_{j,i} = x_i + y_j: a row vector plus a column vector, broadcast to an N1 x N0 matrix.
+// One program: B0 == N0 and B1 == N1.
+#include "harness.hpp"
+
+using tl::None;
+using tl::_;
+
+// Triton: def add_vec_kernel(x_ptr, y_ptr, z_ptr, N0, N1, B0: tl.constexpr, B1: tl.constexpr)
+template <int B0, int B1>
+TL_KERNEL void add_vec_kernel(tl::ptr<float> x_ptr, tl::ptr<float> y_ptr, tl::ptr<float> z_ptr, int N0,
+                              [[maybe_unused]] int N1) {
+  auto off_x = tl::arange<0, B0>();
+  auto off_y = tl::arange<0, B1>();
+  auto off_z = off_y(_, None) * N0 + off_x(None, _);  // (B1, B0)
+  auto x = tl::load(x_ptr + off_x);
+  auto y = tl::load(y_ptr + off_y);
+  auto z = x(None, _) + y(_, None);                   // (B1, B0)
+  tl::store(z_ptr + off_z, z);
+}
+
+static std::vector<double> add_vec_spec(const std::vector<float>& x, const std::vector<float>& y) {
+  std::vector<double> z(x.size() * y.size());
+  for (std::size_t j = 0; j < y.size(); ++j)
+    for (std::size_t i = 0; i < x.size(); ++i) z[j * x.size() + i] = double(x[i]) + double(y[j]);
+  return z;
+}
+
+namespace puzzles {
+puzzle puzzle_03() {
+  puzzle p;
+  p.id = "3";
+  p.number = 3;
+  p.title = "outer vector add";
+  p.formula = "z[j,i] = x[i] + y[j], one program, B0 == N0, B1 == N1";
+  p.size_names = {"N0", "N1"};
+  p.constexpr_names = {"B0", "B1"};
+  p.puzzle_sizes = {.N0 = 32, .N1 = 32};
+  p.puzzle_constexprs = {.B0 = 32, .B1 = 32};
+  p.compiled = {{.B0 = 32, .B1 = 32}, {.B0 = 16, .B1 = 64}, {.B0 = 64, .B1 = 8}};
+  p.random_sizes = [](const constexprs& c, rng&) { return sizes{.N0 = c.B0, .N1 = c.B1}; };
+  p.run = [](const request& r) {
+    return dispatch<cfg<32, 32>, cfg<16, 64>, cfg<64, 8>>(std::array{r.c.B0, r.c.B1}, [&](auto c) {
+      constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];
+      rng g(r.seed);
+      auto x = random_floats(r.n.N0, g);
+      auto y = random_floats(r.n.N1, g);
+      auto z = poisoned(std::size_t(r.n.N1) * r.n.N0);
+      outcome o;
+      o.report = tl::launch<add_vec_kernel<B0, B1>>(tl::grid(1), r.launch, tl::ptr(x, "x"), tl::ptr(y, "y"),
+                                                     tl::ptr(z, "z"), r.n.N0, r.n.N1);
+      compare(o, z, add_vec_spec(x, y), {r.n.N1, r.n.N0});
+      return o;
+    });
+  };
+  return p;
+}
+}  // namespace puzzles

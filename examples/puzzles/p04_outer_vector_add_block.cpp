@@ -1,0 +1,65 @@
+// Puzzle 4: outer vector add block.
+// z_{j,i} = x_i + y_j for i < N0, j < N1, with B0 < N0 and B1 < N1: a 2-D grid of programs,
+// each masking its part of the row and of the column.
+#include "harness.hpp"
+
+using tl::None;
+using tl::_;
+
+// Triton: def add_vec_block_kernel(x_ptr, y_ptr, z_ptr, N0, N1, B0: tl.constexpr, B1: tl.constexpr)
+template <int B0, int B1>
+TL_KERNEL void add_vec_block_kernel(tl::ptr<float> x_ptr, tl::ptr<float> y_ptr, tl::ptr<float> z_ptr, int N0,
+                                    int N1) {
+  auto block_id_x = tl::program_id(0);
+  auto block_id_y = tl::program_id(1);
+  auto off_x = block_id_x * B0 + tl::arange<0, B0>();
+  auto off_y = block_id_y * B1 + tl::arange<0, B1>();
+  auto off_z = off_y(_, None) * N0 + off_x(None, _);  // (B1, B0)
+  auto mask_x = off_x < N0;
+  auto mask_y = off_y < N1;
+  auto mask_z = mask_y(_, None) & mask_x(None, _);
+
+  auto x = tl::load(x_ptr + off_x, mask_x);
+  auto y = tl::load(y_ptr + off_y, mask_y);
+  auto z = x(None, _) + y(_, None);
+
+  tl::store(z_ptr + off_z, z, mask_z);
+}
+
+static std::vector<double> add_vec_block_spec(const std::vector<float>& x, const std::vector<float>& y) {
+  std::vector<double> z(x.size() * y.size());
+  for (std::size_t j = 0; j < y.size(); ++j)
+    for (std::size_t i = 0; i < x.size(); ++i) z[j * x.size() + i] = double(x[i]) + double(y[j]);
+  return z;
+}
+
+namespace puzzles {
+puzzle puzzle_04() {
+  puzzle p;
+  p.id = "4";
+  p.number = 4;
+  p.title = "outer vector add block";
+  p.formula = "z[j,i] = x[i] + y[j], 2-D grid of B1 x B0 blocks";
+  p.size_names = {"N0", "N1"};
+  p.constexpr_names = {"B0", "B1"};
+  p.puzzle_sizes = {.N0 = 100, .N1 = 90};
+  p.puzzle_constexprs = {.B0 = 32, .B1 = 32};
+  p.compiled = {{.B0 = 32, .B1 = 32}, {.B0 = 16, .B1 = 64}, {.B0 = 64, .B1 = 8}};
+  p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 300), .N1 = random_int(g, 1, 300)}; };
+  p.run = [](const request& r) {
+    return dispatch<cfg<32, 32>, cfg<16, 64>, cfg<64, 8>>(std::array{r.c.B0, r.c.B1}, [&](auto c) {
+      constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];
+      rng g(r.seed);
+      auto x = random_floats(r.n.N0, g);
+      auto y = random_floats(r.n.N1, g);
+      auto z = poisoned(std::size_t(r.n.N1) * r.n.N0);
+      outcome o;
+      o.report = tl::launch<add_vec_block_kernel<B0, B1>>(tl::grid(tl::cdiv(r.n.N0, B0), tl::cdiv(r.n.N1, B1)), r.launch,
+                                                           tl::ptr(x, "x"), tl::ptr(y, "y"), tl::ptr(z, "z"), r.n.N0, r.n.N1);
+      compare(o, z, add_vec_block_spec(x, y), {r.n.N1, r.n.N0});
+      return o;
+    });
+  };
+  return p;
+}
+}  // namespace puzzles

@@ -1,0 +1,65 @@
+// Puzzle 7: long sum.
+// z_i = sum_j x_{i,j}: each program sums B0 rows of length T, walking along the row B1
+// elements at a time. (The original signature's unused N1 parameter is dropped.)
+#include "harness.hpp"
+
+using tl::None;
+using tl::_;
+
+// Triton: def sum_kernel(x_ptr, z_ptr, N0, N1, T, B0: tl.constexpr, B1: tl.constexpr)
+template <int B0, int B1>
+TL_KERNEL void sum_kernel(tl::ptr<float> x_ptr, tl::ptr<float> z_ptr, int N0, int T) {
+  auto block_id_i = tl::program_id(0);
+  auto off_i = block_id_i * B0 + tl::arange<0, B0>();
+  auto mask_i = off_i < N0;
+
+  auto z = tl::zeros<B0>(tl::float32);
+
+  for (int j : tl::range(0, T, B1)) {
+    auto off_j = j + tl::arange<0, B1>();
+    auto off_ij = off_i(_, None) * T + off_j(None, _);  // (B0, B1)
+    auto mask_j = off_j < T;
+    auto mask_ij = mask_i(_, None) & mask_j(None, _);
+    auto x = tl::load(x_ptr + off_ij, mask_ij);
+    z += tl::sum<1>(x);
+  }
+
+  tl::store(z_ptr + off_i, z, mask_i);
+}
+
+static std::vector<double> sum_spec(const std::vector<float>& x, int n0, int t) {
+  std::vector<double> z(n0, 0.0);
+  for (int i = 0; i < n0; ++i)
+    for (int j = 0; j < t; ++j) z[i] += x[std::size_t(i) * t + j];
+  return z;
+}
+
+namespace puzzles {
+puzzle puzzle_07() {
+  puzzle p;
+  p.id = "7";
+  p.number = 7;
+  p.title = "long sum";
+  p.formula = "z[i] = sum_j x[i,j], a loop over T in steps of B1";
+  p.size_names = {"N0", "T"};
+  p.constexpr_names = {"B0", "B1"};
+  p.puzzle_sizes = {.N0 = 4, .T = 200};
+  p.puzzle_constexprs = {.B0 = 1, .B1 = 32};
+  p.compiled = {{.B0 = 1, .B1 = 32}, {.B0 = 4, .B1 = 64}, {.B0 = 2, .B1 = 16}};
+  p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 20), .T = random_int(g, 1, 500)}; };
+  p.run = [](const request& r) {
+    return dispatch<cfg<1, 32>, cfg<4, 64>, cfg<2, 16>>(std::array{r.c.B0, r.c.B1}, [&](auto c) {
+      constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];
+      rng g(r.seed);
+      auto x = random_floats(std::size_t(r.n.N0) * r.n.T, g);
+      auto z = poisoned(r.n.N0);
+      outcome o;
+      o.report = tl::launch<sum_kernel<B0, B1>>(tl::grid(tl::cdiv(r.n.N0, B0)), r.launch, tl::ptr(x, "x"),
+                                                 tl::ptr(z, "z"), r.n.N0, r.n.T);
+      compare(o, z, sum_spec(x, r.n.N0, r.n.T), {r.n.N0});
+      return o;
+    });
+  };
+  return p;
+}
+}  // namespace puzzles

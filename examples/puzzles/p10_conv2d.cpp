@@ -1,0 +1,82 @@
+// Puzzle 10: two-dimensional convolution.
+// z_{i,h,w} = sum_{a<KH, b<KW} k_{a,b} x_{i,h+a,w+b} over a batch of N0 single-channel
+// H x W images, x read as 0 past the bottom and right edges. Each program takes B0 images.
+#include "harness.hpp"
+
+using tl::None;
+using tl::_;
+
+// Triton: def conv2d_kernel(x_ptr, k_ptr, z_ptr, N0, H, W, KH: tl.constexpr, KW: tl.constexpr, B0: tl.constexpr)
+template <int KH, int KW, int B0>
+TL_KERNEL void conv2d_kernel(tl::ptr<float> x_ptr, tl::ptr<float> k_ptr, tl::ptr<float> z_ptr, int N0, int H, int W) {
+  auto block_id_i = tl::program_id(0);
+  auto off_i = block_id_i * B0 + tl::arange<0, B0>();
+  auto mask_i = off_i < N0;
+
+  auto off_kh = tl::arange<0, KH>();
+  auto off_kw = tl::arange<0, KW>();
+  auto off_k = off_kh(_, None) * KW + off_kw(None, _);
+  auto k = tl::load(k_ptr + off_k);  // (KH, KW)
+
+  for (int h : tl::range(0, H)) {
+    for (int w : tl::range(0, W)) {
+      auto off_h_kh = h + off_kh(None, _, None);  // (1, KH, 1)
+      auto off_w_kw = w + off_kw(None, None, _);  // (1, 1, KW)
+      auto off_x = off_i(_, None, None) * H * W + off_h_kh * W + off_w_kw;
+      auto mask_x = mask_i(_, None, None) & (off_h_kh < H) & (off_w_kw < W);
+      auto x = tl::load(x_ptr + off_x, mask_x, 0);  // (B0, KH, KW)
+
+      auto z = tl::sum<1>(tl::sum<1>(x * k(None, _, _)));  // (B0,)
+      auto off_z = off_i * H * W + h * W + w;
+      tl::store(z_ptr + off_z, z, mask_i);
+    }
+  }
+}
+
+static std::vector<double> conv2d_spec(const std::vector<float>& x, const std::vector<float>& k, int n0, int h,
+                                       int w, int kh, int kw) {
+  std::vector<double> z(std::size_t(n0) * h * w, 0.0);
+  for (int i = 0; i < n0; ++i)
+    for (int r = 0; r < h; ++r)
+      for (int c = 0; c < w; ++c) {
+        double acc = 0;
+        for (int a = 0; a < kh; ++a)
+          for (int b = 0; b < kw; ++b)
+            if (r + a < h && c + b < w) acc += double(k[a * kw + b]) * double(x[(std::size_t(i) * h + r + a) * w + c + b]);
+        z[(std::size_t(i) * h + r) * w + c] = acc;
+      }
+  return z;
+}
+
+namespace puzzles {
+puzzle puzzle_10() {
+  puzzle p;
+  p.id = "10";
+  p.number = 10;
+  p.title = "2D convolution";
+  p.formula = "z[i,h,w] = sum_{a<KH,b<KW} k[a,b] x[i,h+a,w+b], zero past the edges";
+  p.size_names = {"N0", "H", "W"};
+  p.constexpr_names = {"KH", "KW", "B0"};
+  p.puzzle_sizes = {.N0 = 4, .H = 8, .W = 8};
+  p.puzzle_constexprs = {.B0 = 1, .KH = 4, .KW = 4};
+  p.compiled = {{.B0 = 1, .KH = 4, .KW = 4}, {.B0 = 2, .KH = 4, .KW = 4}, {.B0 = 4, .KH = 2, .KW = 4}};
+  p.random_sizes = [](const constexprs&, rng& g) {
+    return sizes{.N0 = random_int(g, 1, 9), .H = random_int(g, 1, 12), .W = random_int(g, 1, 12)};
+  };
+  p.run = [](const request& r) {
+    return dispatch<cfg<4, 4, 1>, cfg<4, 4, 2>, cfg<2, 4, 4>>(std::array{r.c.KH, r.c.KW, r.c.B0}, [&](auto c) {
+      constexpr int KH = decltype(c)::v[0], KW = decltype(c)::v[1], B0 = decltype(c)::v[2];
+      rng g(r.seed);
+      auto x = random_floats(std::size_t(r.n.N0) * r.n.H * r.n.W, g);
+      auto k = random_floats(KH * KW, g);
+      auto z = poisoned(x.size());
+      outcome o;
+      o.report = tl::launch<conv2d_kernel<KH, KW, B0>>(tl::grid(tl::cdiv(r.n.N0, B0)), r.launch, tl::ptr(x, "x"),
+                                                        tl::ptr(k, "k"), tl::ptr(z, "z"), r.n.N0, r.n.H, r.n.W);
+      compare(o, z, conv2d_spec(x, k, r.n.N0, r.n.H, r.n.W, KH, KW), {r.n.N0 * r.n.H, r.n.W});
+      return o;
+    });
+  };
+  return p;
+}
+}  // namespace puzzles
