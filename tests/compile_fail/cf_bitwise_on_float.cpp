@@ -1,0 +1,11 @@
+// expect: op_needs_integer_operands<tl::op::shr, float, false>.*need integer or boolean blocks
+#include <tl/tl.hpp>
+int main() {
+  auto x = tl::zeros<4>(tl::float32);
+#ifdef TL_COMPILE_FAIL
+  auto y = x >> 1;
+#else
+  auto y = x.to(tl::int32) >> 1;
+#endif
+  (void)y;
+}

@@ -1,0 +1,10 @@
+// expect: math_needs_floating_point<tl::op::exp2, int, false>.*needs a floating-point block
+#include <tl/tl.hpp>
+int main() {
+#ifdef TL_COMPILE_FAIL
+  auto e = tl::exp2(tl::arange<0, 8>());
+#else
+  auto e = tl::exp2(tl::arange<0, 8>().to(tl::float32));
+#endif
+  (void)e;
+}

@@ -1,0 +1,82 @@
+// tl::dot against Eigen in double precision: 2-D and batched 3-D, every input type, with and
+// without an accumulator, tf32 rounding of float32 inputs and exact ieee mode.
+#include "testing.hpp"
+
+#include <Eigen/Dense>
+
+using namespace tl;
+using testing::random_block;
+using testing::values;
+using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+namespace {
+template <class E>
+Mat to_matrix(const E& e, int rows, int cols, int batch = 0) {
+  const auto v = values(e);
+  Mat m(rows, cols);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) m(i, j) = v[std::size_t((batch * rows + i) * cols + j)];
+  return m;
+}
+
+double tf32_value(float x) { return double(detail::round_to_tf32(x)); }
+}  // namespace
+
+TEMPLATE_TEST_CASE("dot of 2-D blocks matches Eigen", "[dot]", fp16, bf16, double) {
+  auto a = random_block<TestType, 32, 16>(-1, 1);
+  auto b = random_block<TestType, 16, 48>(-1, 1);
+  auto acc = random_block<typename detail::dot_acc<TestType>::type, 32, 48>(-1, 1);
+  const Mat want = to_matrix(a, 32, 16) * to_matrix(b, 16, 48) + to_matrix(acc, 32, 48);
+  const auto got = dot(a, b, acc);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(got)>, shape<32, 48>>);
+  const double tol = std::is_same_v<TestType, double> ? 1e-12 : 1e-5;
+  REQUIRE((to_matrix(got, 32, 48) - want).cwiseAbs().maxCoeff() <= tol);
+}
+
+TEST_CASE("float32 dot rounds inputs to tf32 by default, exact with tl::ieee", "[dot]") {
+  auto a = random_block<float, 16, 32>(-1, 1);
+  auto b = random_block<float, 32, 16>(-1, 1);
+  Mat ta(16, 32), tb(32, 16);
+  for (int i = 0; i < 16; ++i)
+    for (int k = 0; k < 32; ++k) {
+      ta(i, k) = tf32_value(a[i * 32 + k]);
+      tb(k, i) = tf32_value(b[k * 16 + i]);
+    }
+  const Mat want_tf32 = ta * tb;
+  const Mat want_exact = to_matrix(a, 16, 32) * to_matrix(b, 32, 16);
+  const Mat got_tf32 = to_matrix(dot(a, b), 16, 16);
+  const Mat got_exact = to_matrix(dot(a, b, ieee), 16, 16);
+  REQUIRE((got_tf32 - want_tf32).cwiseAbs().maxCoeff() <= 1e-5);
+  REQUIRE((got_exact - want_exact).cwiseAbs().maxCoeff() <= 1e-5);
+  // tf32 really does lose precision against exact float32 on these inputs.
+  REQUIRE((got_tf32 - want_exact).cwiseAbs().maxCoeff() > 1e-5);
+  REQUIRE(detail::round_to_tf32(1.0f + 0x1p-11f) == 1.0f + 0x1p-10f);  // ties away from zero
+  REQUIRE(detail::round_to_tf32(1.0f + 0x1p-12f) == 1.0f);
+}
+
+TEST_CASE("batched 3-D dot multiplies each batch", "[dot]") {
+  auto a = random_block<float, 3, 16, 16>(-1, 1);
+  auto b = random_block<float, 3, 16, 32>(-1, 1);
+  const auto got = dot(a, b, ieee);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(got)>, shape<3, 16, 32>>);
+  for (int t = 0; t < 3; ++t) {
+    const Mat want = to_matrix(a, 16, 16, t) * to_matrix(b, 16, 32, t);
+    REQUIRE((to_matrix(got, 16, 32, t) - want).cwiseAbs().maxCoeff() <= 1e-5);
+  }
+}
+
+TEST_CASE("int8 dot accumulates exactly in int32", "[dot]") {
+  auto a = random_block<std::int8_t, 16, 64>(-128, 128);
+  auto b = random_block<std::int8_t, 64, 16>(-128, 128);
+  const auto got = dot(a, b);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(got)>, std::int32_t>);
+  REQUIRE(to_matrix(got, 16, 16) == to_matrix(a, 16, 64) * to_matrix(b, 64, 16));
+}
+
+TEST_CASE("dot takes lazy operands and a lazy accumulator", "[dot]") {
+  auto a = random_block<float, 16, 16>(-1, 1);
+  auto b = random_block<float, 16, 16>(-1, 1);
+  const auto got = dot(a * 2.0f, trans(b), zeros<16, 16>(float32) + 1.0f, ieee);
+  const Mat want = 2.0 * to_matrix(a, 16, 16) * to_matrix(b, 16, 16).transpose() + Mat::Ones(16, 16);
+  REQUIRE((to_matrix(got, 16, 16) - want).cwiseAbs().maxCoeff() <= 1e-5);
+}

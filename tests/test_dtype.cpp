@@ -1,0 +1,158 @@
+// Element types: fp16/bf16 conversions against an independent reference, Triton's type
+// promotion rules, and the defined float-to-integer conversion.
+#include "testing.hpp"
+
+#include <cstring>
+#include <limits>
+
+using namespace tl;
+using tl::detail::promote_t;
+
+namespace {
+
+float bits_to_float(std::uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// Reference binary16 value of a bit pattern, from its fields.
+double half_value(std::uint16_t h) {
+  const int sign = h >> 15, e = (h >> 10) & 31, m = h & 1023;
+  double v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+  if (e == 31) v = m ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  return sign ? -v : v;
+}
+
+// Reference round-to-nearest-even onto a monotone table of positive finite values
+// (value(k) increasing for k = 0 .. last), with overflow to infinity past max + half an ulp.
+template <class Value>
+std::uint16_t reference_round(double v, std::uint16_t last, std::uint16_t inf_bits, Value value) {
+  const bool neg = std::signbit(v);
+  const double a = std::fabs(v);
+  std::uint16_t lo = 0, hi = last;
+  if (a >= value(last)) {
+    const double ulp = value(last) - value(std::uint16_t(last - 1));
+    const double limit = value(last) + ulp / 2;
+    std::uint16_t r = a < limit ? last : (a == limit ? inf_bits : inf_bits);
+    return std::uint16_t(r | (neg ? 0x8000 : 0));
+  }
+  while (hi - lo > 1) {  // value(lo) <= a < value(hi)
+    const std::uint16_t mid = std::uint16_t((lo + hi) / 2);
+    (value(mid) <= a ? lo : hi) = mid;
+  }
+  const double dlo = a - value(lo), dhi = value(hi) - a;
+  std::uint16_t r = dlo < dhi ? lo : dhi < dlo ? hi : ((lo & 1) ? hi : lo);
+  return std::uint16_t(r | (neg ? 0x8000 : 0));
+}
+
+double bf16_value(std::uint16_t b) { return bits_to_float(std::uint32_t(b) << 16); }
+
+}  // namespace
+
+TEST_CASE("fp16: every bit pattern converts to float and back unchanged", "[dtype]") {
+  for (std::uint32_t h = 0; h < 65536; ++h) {
+    const float f = static_cast<float>(fp16::from_bits(std::uint16_t(h)));
+    const double ref = half_value(std::uint16_t(h));
+    if (std::isnan(ref)) {
+      REQUIRE(std::isnan(f));
+      continue;
+    }
+    REQUIRE(double(f) == ref);
+    REQUIRE(fp16(f).bits == h);
+  }
+}
+
+TEST_CASE("fp16: float to half rounds to nearest even", "[dtype]") {
+  std::uniform_int_distribution<std::uint32_t> bits;
+  auto check = [](float f) {
+    const std::uint16_t ref = reference_round(double(f), 0x7bff, 0x7c00, half_value);
+    INFO("float " << f);
+    REQUIRE(fp16(f).bits == ref);
+  };
+  for (int i = 0; i < 200000; ++i) {
+    // Floats in the half range and around it: exponent -30 .. 17.
+    const std::uint32_t u = (bits(testing::rng()) & 0x807fffffu) | (std::uint32_t(97 + i % 48) << 23);
+    check(bits_to_float(u));
+  }
+  // Ties, both directions, normal and subnormal; the largest half; overflow.
+  for (std::uint16_t h : {0x0001, 0x0002, 0x03ff, 0x0400, 0x3c00, 0x3c01, 0x7bfe}) {
+    const double mid = (half_value(h) + half_value(std::uint16_t(h + 1))) / 2;
+    check(float(mid));
+    check(float(-mid));
+  }
+  check(65504.0f);
+  check(65519.99f);
+  check(65520.0f);
+  check(1e9f);
+  check(std::ldexp(1.0f, -25));  // exactly half the smallest subnormal: ties to 0
+  check(std::ldexp(1.5f, -25));
+  REQUIRE(fp16(std::numeric_limits<float>::infinity()).bits == 0x7c00);
+  REQUIRE(std::isnan(float(fp16(std::numeric_limits<float>::quiet_NaN()))));
+}
+
+TEST_CASE("bf16: conversions round to nearest even", "[dtype]") {
+  std::uniform_int_distribution<std::uint32_t> bits;
+  for (int i = 0; i < 200000; ++i) {
+    const float f = bits_to_float(bits(testing::rng()));
+    if (std::isnan(f) || std::isinf(f)) continue;
+    const std::uint16_t ref = reference_round(double(f), 0x7f7f, 0x7f80, bf16_value);
+    INFO("float " << f);
+    REQUIRE(bf16(f).bits == ref);
+  }
+  for (std::uint32_t b = 0; b < 0x7f80; b += 7) REQUIRE(bf16(float(bf16::from_bits(std::uint16_t(b)))).bits == b);
+  REQUIRE(std::isnan(float(bf16(std::numeric_limits<float>::quiet_NaN()))));
+}
+
+TEST_CASE("promotion follows Triton's rules", "[dtype]") {
+  // Tensors with tensors (no weak operands).
+  STATIC_REQUIRE(std::is_same_v<promote_t<float, false, fp16, false>, float>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp16, false, fp16, false>, fp16>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp16, false, bf16, false>, fp16>);  // step 3 (half) comes before step 4
+  STATIC_REQUIRE(std::is_same_v<promote_t<bf16, false, std::int32_t, false>, float>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<bf16, false, bf16, false>, bf16>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp16, false, fp16, false, true>, float>);  // / and % of halves
+  STATIC_REQUIRE(std::is_same_v<promote_t<double, false, float, false>, double>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::int32_t, false, float, false>, float>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::int8_t, false, fp16, false>, fp16>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::int8_t, false, std::int32_t, false>, std::int32_t>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::int32_t, false, std::uint32_t, false>, std::uint32_t>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::int64_t, false, std::uint32_t, false>, std::int64_t>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::uint8_t, false, std::int16_t, false>, std::int16_t>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<bool, false, bool, false>, bool>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<bool, false, std::int32_t, false>, std::int32_t>);
+  // Weak C++ scalars keep the block's type unless their kind is higher.
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp16, false, double, true>, fp16>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp16, false, double, true, true>, float>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::int8_t, false, int, true>, std::int8_t>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::int32_t, false, double, true>, float>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<bool, false, int, true>, std::int32_t>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<int, true, float, true>, float>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<int, true, int, true>, std::int32_t>);
+  // Through the operators.
+  block<fp16, 4> h;
+  block<std::int32_t, 4> i;
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(h + 1.0)>, fp16>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(h / 2)>, float>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(i * 2)>, std::int32_t>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(i + std::int64_t{2})>, std::int64_t>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(i + 0.5f)>, float>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(i < 3)>, bool>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(h.to(float32))>, float>);
+}
+
+TEST_CASE("conversions: float to integer truncates and saturates, NaN gives 0", "[dtype]") {
+  using detail::convert;
+  REQUIRE(convert<std::int32_t>(2.9f) == 2);
+  REQUIRE(convert<std::int32_t>(-2.9f) == -2);
+  REQUIRE(convert<std::int32_t>(1e10f) == std::numeric_limits<std::int32_t>::max());
+  REQUIRE(convert<std::int32_t>(-1e10f) == std::numeric_limits<std::int32_t>::min());
+  REQUIRE(convert<std::int32_t>(std::numeric_limits<float>::quiet_NaN()) == 0);
+  REQUIRE(convert<std::uint8_t>(-5.0f) == 0);
+  REQUIRE(convert<std::uint8_t>(300.0) == 255);
+  REQUIRE(convert<std::int8_t>(fp16(-200.0f)) == -128);
+  REQUIRE(convert<bool>(0.5f) == true);
+  REQUIRE(convert<bool>(0) == false);
+  REQUIRE(float(convert<fp16>(std::int32_t{3})) == 3.0f);
+  REQUIRE(float(convert<bf16>(1.0 / 3.0)) == float(bf16(1.0f / 3.0f)));
+}

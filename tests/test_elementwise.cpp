@@ -1,0 +1,189 @@
+// Elementwise ops against plain-loop references, on random blocks, with broadcasting.
+#include "testing.hpp"
+
+#include <limits>
+
+using namespace tl;
+using testing::random_block;
+using testing::values;
+
+namespace {
+
+// Checks e(i) == f(a(i), b(i)) for every element, where a and b are already broadcast to e's shape.
+template <class E, class F>
+void check_elementwise(const E& e, const std::vector<double>& a, const std::vector<double>& b, F f, double tol = 0) {
+  const auto got = values(e);
+  REQUIRE(got.size() == a.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double want = f(a[i], b[i]);
+    INFO("element " << i << ": a " << a[i] << ", b " << b[i]);
+    if (std::isnan(want)) REQUIRE(std::isnan(got[i]));
+    else REQUIRE(std::fabs(got[i] - want) <= tol * std::max(1.0, std::fabs(want)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("arithmetic on float blocks matches double arithmetic rounded once", "[elementwise]") {
+  auto a = random_block<float, 4, 8>();
+  auto b = random_block<float, 4, 8>(0.5, 3);
+  const auto va = values(a), vb = values(b);
+  const double eps = 1e-6;
+  check_elementwise(a + b, va, vb, [](double x, double y) { return x + y; }, eps);
+  check_elementwise(a - b, va, vb, [](double x, double y) { return x - y; }, eps);
+  check_elementwise(a * b, va, vb, [](double x, double y) { return x * y; }, eps);
+  check_elementwise(a / b, va, vb, [](double x, double y) { return x / y; }, eps);
+  check_elementwise(a % b, va, vb, [](double x, double y) { return std::fmod(x, y); }, eps);
+  check_elementwise(maximum(a, b), va, vb, [](double x, double y) { return std::max(x, y); });
+  check_elementwise(minimum(a, b), va, vb, [](double x, double y) { return std::min(x, y); });
+  check_elementwise(a < b, va, vb, [](double x, double y) { return double(x < y); });
+  check_elementwise(a >= b, va, vb, [](double x, double y) { return double(x >= y); });
+  check_elementwise(a == a, va, va, [](double, double) { return 1.0; });
+  check_elementwise(a != b, va, vb, [](double x, double y) { return double(x != y); });
+  check_elementwise(-a, va, va, [](double x, double) { return -x; });
+}
+
+TEST_CASE("broadcasting: trailing axes align, size-1 axes stretch", "[elementwise][broadcast]") {
+  auto col = random_block<float, 4, 1>();
+  auto row = random_block<float, 8>();
+  auto sum = col + row;  // (4, 1) + (8,) -> (4, 8)
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(sum)>, shape<4, 8>>);
+  const auto got = values(sum);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j) REQUIRE(got[std::size_t(i * 8 + j)] == double(col[i] + row[j]));
+
+  auto cube = random_block<float, 2, 1, 8>();
+  auto mat = random_block<float, 3, 1>();
+  auto c = cube * mat;  // (2, 1, 8) * (3, 1) -> (2, 3, 8)
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(c)>, shape<2, 3, 8>>);
+  const auto gc = values(c);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 8; ++k)
+        REQUIRE(gc[std::size_t((i * 3 + j) * 8 + k)] == double(float(cube[i * 8 + k]) * float(mat[j])));
+
+  auto s = row + 2.5f;  // scalar broadcast
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(s)>, shape<8>>);
+  REQUIRE(values(s)[3] == double(row[3] + 2.5f));
+  REQUIRE(values(2.5f - row)[5] == double(2.5f - row[5]));
+}
+
+TEST_CASE("integer arithmetic wraps and has defined division by zero", "[elementwise][int]") {
+  auto a = random_block<std::int32_t, 16>(-1000, 1000);
+  auto b = random_block<std::int32_t, 16>(1, 50);
+  const auto va = values(a), vb = values(b);
+  check_elementwise(a / b, va, vb, [](double x, double y) { return std::trunc(x / y); });
+  check_elementwise(a % b, va, vb, [](double x, double y) { return std::fmod(x, y); });
+  check_elementwise(cdiv(b, 7), vb, vb, [](double x, double) { return std::ceil(x / 7); });
+  check_elementwise(a & b, va, vb, [](double x, double y) { return double(std::int32_t(x) & std::int32_t(y)); });
+  check_elementwise(a | b, va, vb, [](double x, double y) { return double(std::int32_t(x) | std::int32_t(y)); });
+  check_elementwise(a ^ b, va, vb, [](double x, double y) { return double(std::int32_t(x) ^ std::int32_t(y)); });
+  check_elementwise(~a, va, va, [](double x, double) { return double(~std::int32_t(x)); });
+  check_elementwise(a >> 3, va, va, [](double x, double) { return std::floor(x / 8); });  // arithmetic shift
+
+  const int max = std::numeric_limits<std::int32_t>::max(), min = std::numeric_limits<std::int32_t>::min();
+  auto m = full<4>(max, int32);
+  REQUIRE(values(m + 1)[0] == double(min));
+  REQUIRE(values(m * 2)[0] == -2.0);
+  REQUIRE(values(m / 0)[0] == 0.0);
+  REQUIRE(values(m % 0)[0] == 0.0);
+  REQUIRE(values(full<4>(min, int32) / -1)[0] == double(min));
+  // Shifts by the width or more: 0 to the left, the sign to the right (PTX's clamped shifts).
+  REQUIRE(values(m << 32)[0] == 0.0);
+  REQUIRE(values(full<4>(-8, int32) >> 40)[0] == -1.0);
+  REQUIRE(values(full<4>(8u, uint32) >> 40u)[0] == 0.0);
+  REQUIRE(values(full<4>(1, int32) << 31)[0] == double(min));
+}
+
+TEST_CASE("masks: comparisons, & | ^ ~ and logical ops on bool blocks", "[elementwise][mask]") {
+  auto a = random_block<bool, 32>();
+  auto b = random_block<bool, 32>();
+  const auto va = values(a), vb = values(b);
+  check_elementwise(a & b, va, vb, [](double x, double y) { return double(bool(x) && bool(y)); });
+  check_elementwise(a | b, va, vb, [](double x, double y) { return double(bool(x) || bool(y)); });
+  check_elementwise(a ^ b, va, vb, [](double x, double y) { return double(bool(x) != bool(y)); });
+  check_elementwise(~a, va, va, [](double x, double) { return double(!bool(x)); });
+  check_elementwise(!a, va, va, [](double x, double) { return double(!bool(x)); });
+  check_elementwise(a && b, va, vb, [](double x, double y) { return double(bool(x) && bool(y)); });
+  check_elementwise(a || b, va, vb, [](double x, double y) { return double(bool(x) || bool(y)); });
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(a & b)>, bool>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(arange<0, 8>() < 5)>, bool>);
+}
+
+TEST_CASE("math functions match the C library in double", "[elementwise][math]") {
+  auto x = random_block<float, 64>(0.1, 8);
+  const auto vx = values(x);
+  const double tol = 4e-7;
+  check_elementwise(exp(x), vx, vx, [](double v, double) { return std::exp(v); }, tol);
+  check_elementwise(exp2(x), vx, vx, [](double v, double) { return std::exp2(v); }, tol);
+  check_elementwise(log(x), vx, vx, [](double v, double) { return std::log(v); }, tol);
+  check_elementwise(log2(x), vx, vx, [](double v, double) { return std::log2(v); }, tol);
+  check_elementwise(sqrt(x), vx, vx, [](double v, double) { return std::sqrt(v); }, tol);
+  check_elementwise(rsqrt(x), vx, vx, [](double v, double) { return 1 / std::sqrt(v); }, tol);
+  check_elementwise(sigmoid(x - 4), vx, vx, [](double v, double) { return 1 / (1 + std::exp(-(double(float(v) - 4)))); }, tol);
+  check_elementwise(sin(x), vx, vx, [](double v, double) { return std::sin(v); }, tol);
+  check_elementwise(cos(x), vx, vx, [](double v, double) { return std::cos(v); }, tol);
+  check_elementwise(floor(x), vx, vx, [](double v, double) { return std::floor(v); });
+  check_elementwise(ceil(x), vx, vx, [](double v, double) { return std::ceil(v); });
+  check_elementwise(abs(-x), vx, vx, [](double v, double) { return v; });
+  check_elementwise(tanh(x - 4), vx, vx, [](double v, double) { return std::tanh(double(float(v) - 4)); }, tol);
+  check_elementwise(erf(x - 4), vx, vx, [](double v, double) { return std::erf(double(float(v) - 4)); }, tol);
+  // Scalars give scalars.
+  REQUIRE(exp2(3.0f) == 8.0f);
+  REQUIRE(maximum(2, 5) == 5);
+}
+
+TEST_CASE("16-bit floats compute in float and round each result", "[elementwise][fp16]") {
+  auto a = random_block<fp16, 32>();
+  auto b = random_block<fp16, 32>();
+  const auto r = eval(a * b + 1);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(r)>, fp16>);
+  for (int i = 0; i < 32; ++i) {
+    const fp16 prod(float(a[i]) * float(b[i]));
+    REQUIRE(r[i].bits == fp16(float(prod) + 1.0f).bits);
+  }
+  auto e = eval(exp(a));
+  for (int i = 0; i < 32; ++i) REQUIRE(e[i].bits == fp16(std::exp(float(a[i]))).bits);
+  auto hb = random_block<bf16, 16>();
+  auto s = eval(hb + hb);
+  for (int i = 0; i < 16; ++i) REQUIRE(float(s[i]) == float(bf16(float(hb[i]) * 2)));
+}
+
+TEST_CASE("where, fma and clamp broadcast all their operands", "[elementwise]") {
+  auto c = random_block<bool, 4, 1>();
+  auto a = random_block<float, 8>();
+  auto w = where(c, a, -1.0f);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(w)>, shape<4, 8>>);
+  const auto vw = values(w);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j) REQUIRE(vw[std::size_t(i * 8 + j)] == (c[i] ? double(a[j]) : -1.0));
+  auto t = where(a > 0, 1.0, 0);  // Triton: tl.where(x > 0, 1.0, 0) is float32
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(t)>, float>);
+
+  auto x = random_block<float, 16>();
+  auto y = random_block<float, 16>();
+  const auto f = values(fma(x, y, 1.5f));
+  for (int i = 0; i < 16; ++i) REQUIRE(f[std::size_t(i)] == double(std::fma(x[i], y[i], 1.5f)));
+  const auto cl = values(clamp(x, -1, 1));
+  for (int i = 0; i < 16; ++i) REQUIRE(cl[std::size_t(i)] == std::clamp(double(x[i]), -1.0, 1.0));
+}
+
+TEST_CASE("maximum and minimum ignore NaN like the GPU's max.f32", "[elementwise]") {
+  auto x = full<4>(std::numeric_limits<float>::quiet_NaN(), float32);
+  REQUIRE(values(maximum(x, 2.0f))[0] == 2.0);
+  REQUIRE(values(minimum(3.0f, x))[0] == 3.0);
+}
+
+TEST_CASE("casts: .to(dtype) and bitcast", "[elementwise][cast]") {
+  auto x = random_block<float, 16>(-300, 300);
+  const auto i8 = values(x.to(int8));
+  const auto h = eval(x.to(float16));
+  for (int i = 0; i < 16; ++i) {
+    REQUIRE(i8[std::size_t(i)] == std::clamp(std::trunc(double(x[i])), -128.0, 127.0));
+    REQUIRE(h[i].bits == fp16(x[i]).bits);
+  }
+  const auto bits = eval(full<2>(1.0f, float32).to(uint32, bitcast));
+  REQUIRE(bits[0] == 0x3f800000u);
+  REQUIRE(values(eval(bits.to(float32, bitcast)))[1] == 1.0);
+  REQUIRE(values(cast<double>(arange<0, 4>()))[3] == 3.0);
+}

@@ -1,0 +1,184 @@
+// Launching on the CPU: every program runs once with its id, grids are validated, reports
+// name the program, exceptions propagate, and the debugging helpers behave.
+#include "testing.hpp"
+
+#include <atomic>
+#include <sstream>
+
+using namespace tl;
+
+namespace {
+
+TL_KERNEL void record_ids(ptr<int> out, int nx, int ny) {
+  const int x = program_id(0), y = program_id(1), z = program_id(2);
+  const int flat = (z * ny + y) * nx + x;
+  // Each program adds 1 to its own slot and writes its grid size next to it.
+  store(out + 4 * flat, load(out + 4 * flat) + 1);
+  store(out + 4 * flat + 1, num_programs(0));
+  store(out + 4 * flat + 2, num_programs(1));
+  store(out + 4 * flat + 3, num_programs(2));
+}
+
+template <int B>
+TL_KERNEL void copy_unmasked(ptr<float> x, ptr<float> z, [[maybe_unused]] int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  store(z + offs, load(x + offs));  // forgets the mask: the last program goes past n
+}
+
+TL_KERNEL void throws_in_program_3() {
+  if (program_id(0) == 3) throw std::runtime_error("program 3 failed");
+}
+
+TL_KERNEL void asserts_positive(ptr<float> x) {
+  auto v = load(x + arange<0, 8>());
+  device_assert(v > 0, "x must be positive");
+}
+
+TL_KERNEL void prints(ptr<float> x) {
+  print_if("=1", "x", load(x + arange<0, 4>()));
+}
+
+}  // namespace
+
+TEST_CASE("every program of a 3-D grid runs exactly once with its ids", "[launch]") {
+  for (bool sequential : {false, true}) {
+    const int nx = 5, ny = 3, nz = 2;
+    std::vector<int> out(4 * nx * ny * nz, 0);
+    launch<record_ids>(grid(nx, ny, nz), launch_options{.sequential = sequential}, ptr<int>(out, "out"), nx, ny);
+    for (int i = 0; i < nx * ny * nz; ++i) {
+      REQUIRE(out[4 * i] == 1);
+      REQUIRE(out[4 * i + 1] == nx);
+      REQUIRE(out[4 * i + 2] == ny);
+      REQUIRE(out[4 * i + 3] == nz);
+    }
+  }
+}
+
+TEST_CASE("bad grids are refused before anything runs", "[launch]") {
+  std::vector<int> out(4, 0);
+  REQUIRE_THROWS_AS(launch<record_ids>(grid(0), ptr<int>(out), 1, 1), usage_error);
+  REQUIRE_THROWS_WITH(launch<record_ids>(grid(1, -2), ptr<int>(out), 1, 1), Catch::Contains("grid axis 1 is -2"));
+  REQUIRE_THROWS_WITH(launch<record_ids>(grid(1, 1, 70000), ptr<int>(out), 1, 1), Catch::Contains("above the limit"));
+  REQUIRE(out[0] == 0);
+  REQUIRE_THROWS_AS(program_id(3), usage_error);
+}
+
+TEST_CASE("an invalid access names the kernel, the program, the op and the offsets", "[launch][check]") {
+  std::vector<float> x(100, 1.0f), z(100, 0.0f);
+  // 4 programs of 32 lanes over 100 elements: program 3 reads and writes offsets 100..127.
+  auto r = launch<copy_unmasked<32>>(grid(4), launch_options{.failure = on_failure::collect}, ptr<float>(x, "x"),
+                                      ptr<float>(z, "z"), 100);
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(r.kernel.find("copy_unmasked<32>") != std::string::npos);
+  REQUIRE(r.invalid_ops == 2);
+  REQUIRE(r.invalid_lanes == 56);
+  REQUIRE(r.invalid.size() == 2);
+  for (const auto& a : r.invalid) {
+    REQUIRE(a.program[0] == 3);
+    REQUIRE(a.invalid_lanes == 28);
+    REQUIRE(a.first.at(0).index[0] == 4);  // lane 4 of program 3 is element 100
+    REQUIRE(a.first.at(0).offset == 100);
+  }
+  REQUIRE(r.invalid[0].op == access_kind::load);
+  REQUIRE(r.invalid[0].buffer == "x");
+  REQUIRE(r.invalid[1].op == access_kind::store);
+  REQUIRE(r.invalid[1].buffer == "z");
+  for (int i = 0; i < 100; ++i) REQUIRE(z[i] == 1.0f);  // the valid lanes did their work
+  // By default the launch throws, with the whole report in what().
+  REQUIRE_THROWS_WITH(launch<copy_unmasked<32>>(grid(4), x, z, 100),
+                      Catch::Contains("program (3, 0, 0): invalid load") && Catch::Contains("offset 100"));
+  // Unnamed buffers are named by argument position.
+  try {
+    launch<copy_unmasked<32>>(grid(4), x, z, 100);
+  } catch (const launch_error& e) {
+    REQUIRE(e.report().invalid.at(0).buffer == "argument #0");
+  }
+}
+
+TEST_CASE("a correct launch reports nothing", "[launch][check]") {
+  std::vector<float> x(128, 1.0f), z(128, 0.0f);
+  auto r = launch<copy_unmasked<32>>(grid(4), x, z, 128);
+  REQUIRE(r.ok());
+  REQUIRE(r.invalid.empty());
+  REQUIRE(r.str().find(": ok") != std::string::npos);
+}
+
+TEST_CASE("an exception in a program propagates out of the launch", "[launch]") {
+  REQUIRE_THROWS_WITH(launch<throws_in_program_3>(grid(8)), "program 3 failed");
+  REQUIRE_THROWS_WITH(launch<throws_in_program_3>(grid(8), launch_options{.sequential = true}), "program 3 failed");
+}
+
+TEST_CASE("device_assert fails the launch with the program and line", "[launch][debug]") {
+  std::vector<float> ok(8, 1.0f), bad(8, 1.0f);
+  bad[5] = -1.0f;
+  REQUIRE(launch<asserts_positive>(grid(2), ok).ok());
+  try {
+    launch<asserts_positive>(grid(2), bad);
+    FAIL("no error");
+  } catch (const launch_error& e) {
+    REQUIRE(e.report().asserts.size() == 2);
+    REQUIRE(e.report().asserts[0].failing_lanes == 1);
+    REQUIRE(std::string(e.what()).find("x must be positive") != std::string::npos);
+  }
+}
+
+TEST_CASE("print_if prints in the programs its condition selects, with the id in front", "[debug]") {
+  std::vector<float> x{1, 2, 3, 4};
+  std::ostringstream captured;
+  auto* old = std::cout.rdbuf(captured.rdbuf());
+  launch<prints>(grid(3), launch_options{.sequential = true}, x);
+  std::cout.rdbuf(old);
+  REQUIRE(captured.str() == "pid (1, 0, 0) x [1, 2, 3, 4]\n");
+}
+
+TEST_CASE("program-id conditions", "[debug]") {
+  const int pid[3] = {0, 1, 2};
+  REQUIRE(detail::pid_condition_holds("", pid));
+  REQUIRE(detail::pid_condition_holds("=0", pid));
+  REQUIRE_FALSE(detail::pid_condition_holds(">0", pid));
+  REQUIRE(detail::pid_condition_holds("=0,=1", pid));
+  REQUIRE(detail::pid_condition_holds(",>=1,<3", pid));
+  REQUIRE(detail::pid_condition_holds(" = 0 , != 2", pid));
+  REQUIRE_FALSE(detail::pid_condition_holds(",,!=2", pid));
+  REQUIRE_THROWS_AS(detail::pid_condition_holds("x0", pid), usage_error);
+  REQUIRE_THROWS_AS(detail::pid_condition_holds("=", pid), usage_error);
+}
+
+TEST_CASE("swizzle2d matches Triton's definition and is a permutation", "[program]") {
+  for (int size_i : {5, 8}) {
+    for (int size_j : {4, 7}) {
+      for (int size_g : {1, 2, 3}) {
+        std::vector<int> seen(std::size_t(size_i * size_j), 0);
+        for (int i = 0; i < size_i; ++i)
+          for (int j = 0; j < size_j; ++j) {
+            // Triton's python definition, step by step.
+            int ij = i * size_j + j;
+            const int size_gj = size_g * size_j;
+            const int group_id = ij / size_gj;
+            const int off_i = group_id * size_g;
+            const int g = std::min(size_i - off_i, size_g);
+            ij = ij % size_gj;
+            const auto [ni, nj] = swizzle2d(i, j, size_i, size_j, size_g);
+            REQUIRE(ni == off_i + ij % g);
+            REQUIRE(nj == ij / g);
+            ++seen[std::size_t(ni * size_j + nj)];
+          }
+        for (int s : seen) REQUIRE(s == 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("tl::range walks like Python's range", "[program]") {
+  std::vector<int> v;
+  for (int j : range(0, 10, 3)) v.push_back(j);
+  REQUIRE(v == std::vector<int>{0, 3, 6, 9});
+  v.clear();
+  for (int j : range(4)) v.push_back(j);
+  REQUIRE(v == std::vector<int>{0, 1, 2, 3});
+  v.clear();
+  for (int j : range(5, 0, -2)) v.push_back(j);
+  REQUIRE(v == std::vector<int>{5, 3, 1});
+  REQUIRE(cdiv(200, 32) == 7);
+  REQUIRE(cdiv(192, 32) == 6);
+}

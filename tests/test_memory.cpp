@@ -1,0 +1,108 @@
+// load and store: masks, other, pointer arithmetic, and the CPU backend's bounds checks.
+#include "testing.hpp"
+
+#include <array>
+#include <span>
+
+using namespace tl;
+using testing::values;
+using tl::None;
+using tl::_;
+
+TEST_CASE("load with mask and other; store with mask", "[memory]") {
+  std::vector<float> x(10);
+  for (int i = 0; i < 10; ++i) x[i] = float(i) + 0.5f;
+  ptr<float> p(x, "x");
+  auto offs = arange<0, 16>();
+  const auto a = values(load(p + offs, offs < 10));
+  const auto b = values(load(p + offs, offs < 10, -1.0f));
+  for (int i = 0; i < 16; ++i) {
+    REQUIRE(a[std::size_t(i)] == (i < 10 ? i + 0.5 : 0.0));  // masked-off lanes are 0 by default
+    REQUIRE(b[std::size_t(i)] == (i < 10 ? i + 0.5 : -1.0));
+  }
+  std::vector<float> z(10, -7.0f);
+  store(ptr<float>(z, "z") + offs, offs * 2, (offs < 10) & (offs % 3 == 0));  // int block stored as float
+  for (int i = 0; i < 10; ++i) REQUIRE(z[i] == (i % 3 == 0 ? float(2 * i) : -7.0f));
+}
+
+TEST_CASE("pointer blocks broadcast like any block", "[memory]") {
+  std::vector<int> m(6 * 8);
+  for (int i = 0; i < 48; ++i) m[i] = i;
+  ptr<int> p(m, "m");
+  auto rows = arange<0, 8>();
+  auto cols = arange<0, 8>();
+  auto ptrs = p + rows(_, None) * 8 + cols(None, _);  // (8, 8) pointers
+  auto mask = rows(_, None) < 6;                    // (8, 1) mask broadcast to (8, 8)
+  const auto v = values(load(ptrs, mask, -1));
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) REQUIRE(v[std::size_t(r * 8 + c)] == (r < 6 ? r * 8 + c : -1));
+  // int + pointer, pointer - int, scalar pointers.
+  REQUIRE(load(2 + p) == 2);
+  REQUIRE(load((p + 10) - 3) == 7);
+  REQUIRE(load(p + 47, true) == 47);
+  REQUIRE(load(p + 48, false, 5) == 5);
+  store(p + 1, 100);
+  REQUIRE(m[1] == 100);
+}
+
+TEST_CASE("ptr from std::vector, std::array, std::span and raw pointers", "[memory]") {
+  std::array<double, 4> arr{1, 2, 3, 4};
+  std::vector<double> vec{5, 6};
+  double raw[3] = {7, 8, 9};
+  ptr<double> pa(arr), pv(vec), ps(std::span<double>(raw, 3)), pr(raw), pn(raw, 3, "raw");
+  REQUIRE(pa.extent == 4);
+  REQUIRE(pv.extent == 2);
+  REQUIRE(ps.extent == 3);
+  REQUIRE(pr.extent == -1);  // no size: unchecked
+  REQUIRE(std::string(pn.name) == "raw");
+  ptr<const double> pc = pv;
+  REQUIRE(load(pc + 1) == 6);
+  REQUIRE(values(load(pa + arange<0, 4>())) == std::vector<double>{1, 2, 3, 4});
+}
+
+TEST_CASE("an out-of-bounds load is reported and never performed", "[memory][check]") {
+  std::vector<float> x(20, 1.0f);
+  ptr<float> p(x, "x");
+  auto offs = arange<0, 32>();
+  try {
+    (void)load(p + offs, offs < 24, 9.0f);  // lanes 20..23 are masked in but outside x
+    FAIL("no error reported");
+  } catch (const launch_error& e) {
+    const auto& r = e.report();
+    REQUIRE(r.invalid_ops == 1);
+    REQUIRE(r.invalid_lanes == 4);
+    const auto& a = r.invalid.at(0);
+    REQUIRE(a.op == access_kind::load);
+    REQUIRE(a.buffer == "x");
+    REQUIRE(a.buffer_size == 20);
+    REQUIRE(a.lanes == 24);
+    REQUIRE(a.first.size() == 4);
+    REQUIRE(a.first[0].offset == 20);
+    REQUIRE(a.first[0].index[0] == 20);
+    REQUIRE(a.first[3].offset == 23);
+    REQUIRE(std::string(a.where.file).find("test_memory.cpp") != std::string::npos);
+    REQUIRE(std::string(e.what()).find("invalid load") != std::string::npos);
+  }
+  // Negative offsets are invalid too.
+  REQUIRE_THROWS_AS(load(p - 1), launch_error);
+}
+
+TEST_CASE("an out-of-bounds store writes nothing outside the buffer", "[memory][check]") {
+  std::vector<float> storage(16, 0.0f);
+  // z is the first 8 elements of storage; the rest is a guard zone the store must not touch.
+  ptr<float> z(storage.data(), 8, "z");
+  auto offs = arange<0, 16>();
+  REQUIRE_THROWS_AS(store(z + offs, 1.0f), launch_error);
+  for (int i = 0; i < 8; ++i) REQUIRE(storage[i] == 1.0f);  // valid lanes were written
+  for (int i = 8; i < 16; ++i) REQUIRE(storage[i] == 0.0f);  // invalid lanes were not
+}
+
+TEST_CASE("null and unchecked pointers", "[memory][check]") {
+  ptr<float> null_ptr;
+  REQUIRE_THROWS_WITH(load(null_ptr + arange<0, 4>()), Catch::Contains("null pointer"));
+  float raw[4] = {1, 2, 3, 4};
+  ptr<float> unchecked(raw);  // documented as unchecked: valid accesses work as usual
+  REQUIRE(values(load(unchecked + arange<0, 4>())) == std::vector<double>{1, 2, 3, 4});
+  // A masked-off lane may point anywhere, even through a null pointer.
+  REQUIRE(values(load(null_ptr + arange<0, 4>(), false, 3.0f)) == std::vector<double>{3, 3, 3, 3});
+}
