@@ -70,15 +70,17 @@ inline std::string format_lane(const invalid_lane& l) {
   return o.str();
 }
 
-inline std::string format_access(const std::string& kernel, const invalid_access& a) {
+// Two lines: which program, op, line and buffer; then the first offending lanes.
+inline std::string format_access(const invalid_access& a) {
   std::ostringstream o;
-  o << kernel << ": program (" << a.program[0] << ", " << a.program[1] << ", " << a.program[2] << "): invalid "
+  o << "program (" << a.program[0] << ", " << a.program[1] << ", " << a.program[2] << "): invalid "
     << to_string(a.op) << " at " << a.where.file << ':' << a.where.line << ": " << a.invalid_lanes << " of "
     << a.lanes << " masked-in lanes " << a.reason << " of buffer '" << a.buffer << "'";
   if (a.buffer_size >= 0) o << " (" << a.buffer_size << " elements)";
-  o << "; first:";
-  for (const auto& l : a.first) o << " lane " << format_lane(l) << " -> offset " << l.offset << ';';
-  if (a.invalid_lanes > static_cast<std::int64_t>(a.first.size())) o << " ...";
+  o << "\n    first:";
+  for (std::size_t i = 0; i < a.first.size(); ++i)
+    o << (i ? ", " : " ") << "lane " << format_lane(a.first[i]) << " -> offset " << a.first[i].offset;
+  if (a.invalid_lanes > static_cast<std::int64_t>(a.first.size())) o << ", ...";
   return o.str();
 }
 
@@ -88,14 +90,16 @@ inline std::string launch_report::str() const {
     o << kernel << ": ok";
     return o.str();
   }
-  if (invalid_ops)
-    o << kernel << " on grid (" << grid[0] << ", " << grid[1] << ", " << grid[2] << "): " << invalid_ops
-      << " invalid load/store op(s), " << invalid_lanes << " invalid lane(s)\n";
-  for (const auto& a : invalid) o << "  " << format_access(kernel, a) << '\n';
+  o << kernel << " on grid (" << grid[0] << ", " << grid[1] << ", " << grid[2] << "): ";
+  if (invalid_ops) o << invalid_ops << " invalid load/store op(s), " << invalid_lanes << " invalid lane(s)";
+  if (invalid_ops && !asserts.empty()) o << "; ";
+  if (!asserts.empty()) o << asserts.size() << " failed device_assert(s)";
+  o << '\n';
+  for (const auto& a : invalid) o << "  " << format_access(a) << '\n';
   if (invalid_ops > static_cast<std::int64_t>(invalid.size()))
     o << "  ... " << (invalid_ops - static_cast<std::int64_t>(invalid.size())) << " more\n";
   for (const auto& f : asserts)
-    o << "  " << kernel << ": program (" << f.program[0] << ", " << f.program[1] << ", " << f.program[2]
+    o << "  program (" << f.program[0] << ", " << f.program[1] << ", " << f.program[2]
       << "): device_assert failed at " << f.where.file << ':' << f.where.line << ": " << f.message << " ("
       << f.failing_lanes << " lane(s))\n";
   return o.str();
