@@ -179,3 +179,39 @@ TEST_CASE("wrong kernels: a row-only mask reads past the end of x", "[puzzles][c
   REQUIRE(r.invalid[0].first.at(0).offset == 800);
   REQUIRE(r.invalid[0].first.at(0).index[1] == 8);  // lane (0, 8) of the block loaded at j = 192
 }
+
+// ---- what tl-puzzles prints on a failure ----
+#include "puzzle_report.hpp"
+
+TEST_CASE("the failure report shows mismatches, unwritten elements and invalid accesses", "[puzzles][report]") {
+  puzzles::outcome o;
+  o.ran = true;
+  // A 2 x 4 output: (0, 1) wrong, (1, 3) never written.
+  puzzles::compare(o, {0, 9, 2, 3, 4, 5, 6, NAN}, {0, 1, 2, 3, 4, 5, 6, 7}, {2, 4});
+  const std::string map = puzzles::report::mismatch_map(o);
+  REQUIRE(map.find("  .X..\n  ...?\n") != std::string::npos);
+  const std::string details = puzzles::report::failure_details(o);
+  REQUIRE(details.find("2 of 8 elements differ") != std::string::npos);
+  REQUIRE(details.find("z[0, 1]: yours 9, spec 1") != std::string::npos);
+  REQUIRE(details.find("yours (2 x 4)") != std::string::npos);
+  REQUIRE(details.find("spec (2 x 4)") != std::string::npos);
+
+  // A real wrong kernel's report is part of the details.
+  std::vector<float> x(200, 1.0f), z(200, 0.0f);
+  o.report = tl::launch<add_mask2_no_mask<32>>(tl::grid(7), {.failure = tl::on_failure::collect}, tl::ptr(x, "x"),
+                                                tl::ptr(z, "z"), 200);
+  const std::string with_report = puzzles::report::failure_details(o);
+  REQUIRE(with_report.find("program (6, 0, 0): invalid load") != std::string::npos);
+  REQUIRE(with_report.find("lane (8) -> offset 200") != std::string::npos);
+
+  // Large outputs are downsampled to at most 32 x 64 cells.
+  puzzles::outcome big;
+  std::vector<float> yours(100 * 200, 0.0f);
+  std::vector<double> spec(100 * 200, 0.0);
+  yours[150 * 1 + 99 * 200] = 1.0f;
+  puzzles::compare(big, yours, spec, {100, 200});
+  const std::string bmap = puzzles::report::mismatch_map(big);
+  REQUIRE(bmap.find("each cell 4 x 4") != std::string::npos);
+  const std::string cells = bmap.substr(bmap.find('\n'));  // below the legend
+  REQUIRE(std::count(cells.begin(), cells.end(), 'X') == 1);
+}

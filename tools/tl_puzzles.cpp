@@ -15,6 +15,7 @@
 #include <string>
 
 #include "harness.hpp"
+#include "puzzle_report.hpp"
 
 namespace {
 
@@ -27,74 +28,9 @@ struct settings {
   bool sequential = false;
 };
 
-std::string fmt_double(double v, int prec = 3) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*g", prec, v);
-  return buf;
-}
-
-// Rows x columns view of the output: the last axis is the columns.
-std::pair<int, int> as_matrix(const std::vector<int>& shape) {
-  if (shape.empty()) return {1, 1};
-  long long rows = 1;
-  for (std::size_t i = 0; i + 1 < shape.size(); ++i) rows *= shape[i];
-  return {int(rows), shape.back()};
-}
-
-bool element_ok(const puzzles::outcome& o, std::size_t i) {
-  const double err = std::fabs(double(o.yours[i]) - o.spec[i]);
-  return err <= 1e-3 + 1e-3 * std::fabs(o.spec[i]);
-}
-
-// '.' matches, 'X' differs, '?' never written (still the NaN poison). Large outputs are
-// shown downsampled: a cell is X if any element under it differs.
-void print_mismatch_map(const puzzles::outcome& o) {
-  const auto [rows, cols] = as_matrix(o.shape);
-  const int max_cols = 64, max_rows = 32;
-  const int cstep = (cols + max_cols - 1) / max_cols, rstep = (rows + max_rows - 1) / max_rows;
-  std::printf("    map of the output (%d x %d%s): . match, X mismatch, ? never written\n", rows, cols,
-              (cstep > 1 || rstep > 1) ? (", each cell " + std::to_string(rstep) + " x " + std::to_string(cstep)).c_str()
-                                       : "");
-  for (int r0 = 0; r0 < rows; r0 += rstep) {
-    std::string line = "    ";
-    for (int c0 = 0; c0 < cols; c0 += cstep) {
-      char ch = '.';
-      for (int r = r0; r < std::min(rows, r0 + rstep); ++r)
-        for (int c = c0; c < std::min(cols, c0 + cstep); ++c) {
-          const std::size_t i = std::size_t(r) * cols + c;
-          if (std::isnan(o.yours[i])) ch = '?';
-          else if (!element_ok(o, i) && ch != '?') ch = 'X';
-        }
-      line += ch;
-    }
-    std::printf("%s\n", line.c_str());
-  }
-}
-
-void print_first_mismatches(const puzzles::outcome& o, int limit) {
-  const auto [rows, cols] = as_matrix(o.shape);
-  (void)rows;
-  int shown = 0;
-  for (std::size_t i = 0; i < o.spec.size() && shown < limit; ++i) {
-    if (element_ok(o, i)) continue;
-    std::printf("    z[%zu, %zu]: yours %s, spec %s\n", i / cols, i % cols, fmt_double(o.yours[i], 7).c_str(),
-                fmt_double(o.spec[i], 7).c_str());
-    ++shown;
-  }
-}
-
-void print_matrix(const char* name, const std::vector<double>& v, const std::vector<int>& shape) {
-  const auto [rows, cols] = as_matrix(shape);
-  std::printf("    %s (%d x %d%s):\n", name, rows, cols, (rows > 16 || cols > 12) ? ", top-left corner" : "");
-  for (int r = 0; r < std::min(rows, 16); ++r) {
-    std::string line = "     ";
-    for (int c = 0; c < std::min(cols, 12); ++c) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, " %9.4f", v[std::size_t(r) * cols + c]);
-      line += buf;
-    }
-    std::printf("%s\n", line.c_str());
-  }
+void print_indented(const std::string& text) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) std::printf("    %s\n", line.c_str());
 }
 
 bool check_one(const puzzles::puzzle& p, const puzzles::sizes& n, const puzzles::constexprs& c, std::uint64_t seed,
@@ -105,35 +41,14 @@ bool check_one(const puzzles::puzzle& p, const puzzles::sizes& n, const puzzles:
   r.seed = seed;
   r.launch.sequential = s.sequential;
   const puzzles::outcome o = p.run(r);
-  seconds += o.seconds + o.report.seconds;
-  const bool pass = o.passed();
-  std::printf("%s  puzzle %-8s %-38s %-26s %-24s", pass ? "PASS" : "FAIL", p.id.c_str(), p.title.c_str(),
-              p.sizes_text(n).c_str(), p.constexprs_text(c).c_str());
-  if (!o.ran) {
-    std::printf(" did not run: %s\n", o.error.c_str());
-    return false;
+  seconds += o.report.seconds;
+  std::printf("%s\n", puzzles::report::result_line(p, r, o).c_str());
+  print_indented(puzzles::report::failure_details(o));
+  if (s.verbose && o.passed()) {
+    print_indented(puzzles::report::matrix_corner("yours", std::vector<double>(o.yours.begin(), o.yours.end()), o.shape));
+    print_indented(puzzles::report::matrix_corner("spec", o.spec, o.shape));
   }
-  std::printf(" max|err| %-9s invalid %-3lld %7.3f ms\n", fmt_double(o.max_abs_error, 2).c_str(),
-              (long long)o.report.invalid_lanes, o.report.seconds * 1e3);
-  if (!o.report.ok()) {
-    std::printf("    invalid accesses (a masked-in lane outside its buffer is never read or written):\n");
-    std::istringstream lines(o.report.str());
-    for (std::string line; std::getline(lines, line);) std::printf("    %s\n", line.c_str());
-  }
-  if (o.mismatches) {
-    std::printf("    %lld of %zu elements differ from the spec (atol = rtol = 1e-3); first ones:\n",
-                (long long)o.mismatches, o.spec.size());
-    print_first_mismatches(o, 8);
-    print_mismatch_map(o);
-  }
-  if (s.verbose || o.mismatches) {
-    if (s.verbose) {
-      std::vector<double> yours(o.yours.begin(), o.yours.end());
-      print_matrix("yours", yours, o.shape);
-      print_matrix("spec", o.spec, o.shape);
-    }
-  }
-  return pass;
+  return o.passed();
 }
 
 }  // namespace

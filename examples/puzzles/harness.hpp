@@ -44,7 +44,6 @@ struct outcome {
   std::vector<double> spec;
   std::int64_t mismatches = 0;  // elements outside atol + rtol * |spec| (NaN counts)
   double max_abs_error = 0;
-  double seconds = 0;  // the launch alone
   bool passed() const { return ran && report.ok() && mismatches == 0; }
 };
 
