@@ -155,4 +155,13 @@ TEST_CASE("conversions: float to integer truncates and saturates, NaN gives 0", 
   REQUIRE(convert<bool>(0) == false);
   REQUIRE(float(convert<fp16>(std::int32_t{3})) == 3.0f);
   REQUIRE(float(convert<bf16>(1.0 / 3.0)) == float(bf16(1.0f / 3.0f)));
+  // double to 16 bits rounds once: just above a half-way point goes up, although the nearest
+  // float is the half-way point itself (which would then tie to even, down).
+  const double above_mid = 1.0 + 0x1p-11 + 0x1p-40, below_mid = 1.0 + 0x1p-11 - 0x1p-40;
+  REQUIRE(static_cast<float>(above_mid) == 1.0f + 0x1p-11f);
+  REQUIRE(float(convert<fp16>(above_mid)) == 1.0f + 0x1p-10f);
+  REQUIRE(float(convert<fp16>(below_mid)) == 1.0f);
+  REQUIRE(float(convert<bf16>(1.0 + 0x1p-8 + 0x1p-40)) == 1.0f + 0x1p-7f);
+  REQUIRE(float(convert<fp16>(1e-30)) == 0.0f);
+  REQUIRE(std::isinf(float(convert<fp16>(1e300))));
 }

@@ -85,7 +85,10 @@ TEST_CASE("reduction result types follow Triton", "[reduce]") {
   STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(sum<0>(h))>, fp16>);
   STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(max<0>(h))>, float>);
   STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(max<0>(i8))>, std::int32_t>);
-  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(sum<0>(m))>, std::int32_t>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(sum<0>(m))>, std::uint32_t>);  // bool is uint1
+  block<std::uint8_t, 4> u8;
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(max<0>(u8))>, std::int32_t>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(sum<0>(u8))>, std::uint32_t>);
   // A sum of 127s in int8 does not overflow: it accumulates in int32.
   auto big = full<8>(std::int8_t{127}, int8);
   REQUIRE(std::int32_t(sum(big)) == 8 * 127);

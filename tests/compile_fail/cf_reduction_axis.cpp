@@ -1,4 +1,4 @@
-// expect: reduction_axis_out_of_range<tl::shape<4, 8>, 2, false>.*axis is out of range
+// expect: axis_out_of_range<tl::shape<4, 8>, 2, false>.*axis is out of range
 #include <tl/tl.hpp>
 int main() {
   auto x = tl::zeros<4, 8>(tl::float32);

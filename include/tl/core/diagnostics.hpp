@@ -1,4 +1,4 @@
-// tl/core/diagnostics.hpp: every compile-time check of the library, each with its message.
+// tl/core/diagnostics.hpp: the compile-time checks of kernel code, each with its message.
 //
 // A check is a template named after the mistake, instantiated in the user-facing op, so
 // the compiler's first lines read "In instantiation of tl::error::<mistake><tl::op..., shapes>"
@@ -65,9 +65,33 @@ struct arange_length_not_power_of_two {
 };
 
 template <class Shape, int Axis, bool Ok>
-struct reduction_axis_out_of_range {
-  static_assert(Ok, "tl: the reduction axis is out of range for this block (shape and axis above); "
-                    "axes count from 0, or from -1 at the last axis.");
+struct axis_out_of_range {
+  static_assert(Ok, "tl: the axis is out of range for this block (shape and axis above); axes count from 0, "
+                    "or from -1 at the last axis.");
+};
+
+template <class Shape, bool Ok>
+struct trans_without_axes_needs_2d {
+  static_assert(Ok, "tl::trans(x) without axes transposes a 2-D block (the shape is above); for other ranks "
+                    "give the order, as in tl::trans<2, 0, 1>(x).");
+};
+
+template <class To, class From, bool Ok>
+struct bitcast_needs_equal_sizes {
+  static_assert(Ok, "tl: .to(dtype, tl::bitcast) reinterprets bits, so both element types must have the same "
+                    "size and neither may be bool (the two types are above).");
+};
+
+template <class Kernel, int Parameters, int Arguments, bool Ok>
+struct launch_argument_count_differs {
+  static_assert(Ok, "tl::launch: the number of arguments differs from the kernel's parameters (both counts are "
+                    "above).");
+};
+
+template <class Type, bool Ok>
+struct operand_is_not_a_block_or_scalar {
+  static_assert(Ok, "tl: this operand is neither a block expression nor a C++ arithmetic scalar (its type is "
+                    "above).");
 };
 
 template <class From, class To, bool Ok>

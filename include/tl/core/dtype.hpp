@@ -249,6 +249,20 @@ struct promote_impl<A, true, B, true, DivOrMod> {
 template <class A, bool WeakA, class B, bool WeakB, bool DivOrMod = false>
 using promote_t = typename promote_impl<A, WeakA, B, WeakB, DivOrMod>::type;
 
+// double to float rounding to odd: a following rounding to a narrower type (fp16, bf16) then
+// equals a direct correct rounding from double, with no double-rounding error.
+TL_INLINE float to_float_round_odd(double d) {
+  float f = static_cast<float>(d);
+  if (d == d && static_cast<double>(f) != d && f - f == 0.0f) {  // inexact and finite
+    std::uint32_t u = bit_cast<std::uint32_t>(f);
+    if ((u & 1u) == 0) {
+      const bool above = (f < 0 ? -double(f) : double(f)) > (d < 0 ? -d : d);
+      f = bit_cast<float>(above ? u - 1 : u + 1);  // one step toward d, to the odd neighbour
+    }
+  }
+  return f;
+}
+
 // Conversions between element types, with the GPU's rules where C++ leaves them undefined:
 // float to integer truncates and saturates, NaN gives 0 (PTX cvt.rzi.sat).
 template <class To, class From>
@@ -258,7 +272,7 @@ TL_INLINE To convert(const From& v) {
   } else if constexpr (is_bool_v<To>) {
     return static_cast<compute_t<From>>(v) != compute_t<From>(0);
   } else if constexpr (std::is_same_v<To, fp16> || std::is_same_v<To, bf16>) {
-    if constexpr (std::is_same_v<From, double>) return To(static_cast<float>(v));
+    if constexpr (std::is_same_v<From, double> || sizeof(From) == 8) return To(to_float_round_odd(static_cast<double>(v)));
     else return To(static_cast<float>(static_cast<compute_t<From>>(v)));
   } else if constexpr (is_int_v<To> && is_float_v<From>) {
     using F = std::conditional_t<std::is_same_v<From, double>, double, float>;

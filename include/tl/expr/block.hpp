@@ -87,7 +87,7 @@ struct block : expr_base<block<T, D...>> {
 
   template <class Op, class E>
   TL_HD block& update(const E& e) {
-    static_assert(detail::is_operand_v<E>, "tl::block: the right-hand side must be a block expression or a scalar");
+    static_assert(detail::check<error::operand_is_not_a_block_or_scalar<E, detail::is_operand_v<E>>>);
     using rhs = detail::as_expr_t<E>;
     using node = detail::binary<Op, block, rhs>;
     using V = typename node::value_type;
@@ -130,8 +130,8 @@ template <class T, class B>
 TL_INLINE auto expr_base<Derived>::to(dtype<T>, B) const {
   static_assert(std::is_same_v<B, bitcast_t>, "tl: the second argument of .to() can only be tl::bitcast");
   using From = detail::value_of_t<Derived>;
-  static_assert(sizeof(T) == sizeof(From) && !std::is_same_v<T, bool> && !std::is_same_v<From, bool>,
-                "tl: .to(dtype, tl::bitcast) needs two element types of the same size");
+  static_assert(detail::check<error::bitcast_needs_equal_sizes<
+                    T, From, sizeof(T) == sizeof(From) && !std::is_same_v<T, bool> && !std::is_same_v<From, bool>>>);
   return detail::bitcast<T, Derived>{{}, self()};
 }
 

@@ -179,13 +179,37 @@ struct expr_base : detail::expr_tag {
 
   // Only materialized blocks (tl::block, tl::eval) can be updated in place.
   template <class T>
-  TL_HD void operator+=(const T&) { static_assert(detail::check<error::lazy_expression_is_not_assignable<Derived, false>>); }
+  TL_HD void operator+=(const T&) { lazy_update_error(); }
   template <class T>
-  TL_HD void operator-=(const T&) { static_assert(detail::check<error::lazy_expression_is_not_assignable<Derived, false>>); }
+  TL_HD void operator-=(const T&) { lazy_update_error(); }
   template <class T>
-  TL_HD void operator*=(const T&) { static_assert(detail::check<error::lazy_expression_is_not_assignable<Derived, false>>); }
+  TL_HD void operator*=(const T&) { lazy_update_error(); }
   template <class T>
-  TL_HD void operator/=(const T&) { static_assert(detail::check<error::lazy_expression_is_not_assignable<Derived, false>>); }
+  TL_HD void operator/=(const T&) { lazy_update_error(); }
+  template <class T>
+  TL_HD void operator%=(const T&) { lazy_update_error(); }
+  template <class T>
+  TL_HD void operator&=(const T&) { lazy_update_error(); }
+  template <class T>
+  TL_HD void operator|=(const T&) { lazy_update_error(); }
+  template <class T>
+  TL_HD void operator^=(const T&) { lazy_update_error(); }
+  template <class T>
+  TL_HD void operator<<=(const T&) { lazy_update_error(); }
+  template <class T>
+  TL_HD void operator>>=(const T&) { lazy_update_error(); }
+
+  // A rank-0 expression (a scalar tensor) can be tested: if (tl::load(flag_ptr) != 0) ...
+  TL_HD explicit operator bool() const
+    requires(detail::shape_of_t<Derived>::rank == 0)
+  {
+    return detail::convert<bool>(self().at(coord<0>{}));
+  }
+
+ private:
+  TL_HD static void lazy_update_error() {
+    static_assert(detail::check<error::lazy_expression_is_not_assignable<Derived, false>>);
+  }
 };
 
 namespace detail {

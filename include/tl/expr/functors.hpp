@@ -1,9 +1,10 @@
 // tl/expr/functors.hpp: the scalar function behind each elementwise op.
 //
 // Each functor works on the computation type (float for 16-bit floats). Where C++ leaves
-// integer arithmetic undefined (signed overflow, division by zero, wide shifts) the functors
-// give the GPU's defined results, so the CPU backend never invokes undefined behaviour:
-// signed + - * wrap; x / 0 and x % 0 give 0; shifts by >= the bit width give 0 (or the sign).
+// integer arithmetic undefined, tl defines it, so no backend invokes undefined behaviour:
+// signed + - * wrap (as the GPU does); shifts by >= the bit width give 0 or the sign fill
+// (PTX's clamped shifts); x / 0 and x % 0 give 0 (PTX leaves these unspecified, so every
+// backend must check the divisor to give the same 0).
 #pragma once
 
 #include <cmath>

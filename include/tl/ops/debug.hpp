@@ -1,6 +1,6 @@
 // tl/ops/debug.hpp: device_print, print_if (program-id conditions), device_assert.
 //
-//   tl::device_print("x", x);          "pid (0, 1, 0) x: [0.5, 0.25, ...]"
+//   tl::device_print("x", x);          "pid (0, 1, 0) x [0.5, 0.25]" (the whole block)
 //   tl::print_if("=0,>1", "x", x);     only in programs with pid0 == 0 and pid1 > 1
 //   tl::device_assert(x >= 0, "x must be non-negative");
 #pragma once
@@ -100,8 +100,7 @@ template <class... A>
 void device_print(const A&... args) {
   std::ostringstream o;
   o << "pid (" << program_id(0) << ", " << program_id(1) << ", " << program_id(2) << ")";
-  bool first = true;
-  ((o << (first ? " " : " "), detail::print_arg(o, args), first = false), ...);
+  ((o << ' ', detail::print_arg(o, args)), ...);
   o << '\n';
   std::lock_guard<std::mutex> lock(detail::cpu::print_mutex());
   std::cout << o.str() << std::flush;

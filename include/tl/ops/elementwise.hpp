@@ -1,7 +1,7 @@
 // tl/ops/elementwise.hpp: operators, where, maximum/minimum, math functions, casts.
 //
 // All of them broadcast their operands (numpy rules) and promote types as Triton does
-// (docs/04-types.md). With block operands they return lazy expressions; with only C++
+// (docs/03-types.md). With block operands they return lazy expressions; with only C++
 // scalars they compute the scalar result directly.
 #pragma once
 

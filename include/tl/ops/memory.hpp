@@ -43,22 +43,27 @@ struct ptr {
     requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
   TL_HD ptr(const ptr<U>& p) : base(p.base), offset(p.offset), extent(p.extent), name(p.name) {}
 
-  TL_INLINE ptr operator+(std::int64_t n) const {
+  // Offsets are integers: x_ptr + 1.5f does not compile.
+  template <std::integral I>
+  TL_INLINE ptr operator+(I n) const {
     ptr q = *this;
-    q.offset += n;
+    q.offset += static_cast<std::int64_t>(n);
     return q;
   }
-  TL_INLINE ptr operator-(std::int64_t n) const {
+  template <std::integral I>
+  TL_INLINE ptr operator-(I n) const {
     ptr q = *this;
-    q.offset -= n;
+    q.offset -= static_cast<std::int64_t>(n);
     return q;
   }
-  TL_INLINE ptr& operator+=(std::int64_t n) {
-    offset += n;
+  template <std::integral I>
+  TL_INLINE ptr& operator+=(I n) {
+    offset += static_cast<std::int64_t>(n);
     return *this;
   }
-  TL_INLINE ptr& operator-=(std::int64_t n) {
-    offset -= n;
+  template <std::integral I>
+  TL_INLINE ptr& operator-=(I n) {
+    offset -= static_cast<std::int64_t>(n);
     return *this;
   }
   TL_INLINE bool checked() const { return extent >= 0; }
@@ -154,8 +159,7 @@ TL_HD auto load_impl(const P& ptrs_in, const M& mask_in, const O& other_in, sour
     else out.v[i] = convert<T>(other.at(broadcast_coord<shape_of_t<EO>>(c)));
   }
   checker.finish();
-  if constexpr (S::rank == 0) return T(out.v[0]);
-  else return out;
+  return out;  // a scalar pointer gives a rank-0 block: a scalar tensor, as in Triton
 }
 
 template <class P, class V, class M>
@@ -190,7 +194,8 @@ TL_HD void store_impl(const P& ptrs_in, const V& value_in, const M& mask_in, sou
 
 }  // namespace detail
 
-// load(ptrs [, mask [, other]]): a block of the pointer block's shape (a scalar for a scalar pointer).
+// load(ptrs [, mask [, other]]): a block of the pointer block's shape (rank 0, which converts
+// to a scalar, for a scalar pointer).
 template <class P>
   requires detail::is_operand_v<P>
 TL_HD auto load(const P& ptrs, source_location where = source_location::current()) {

@@ -5,7 +5,8 @@
 //   tl::sum(x)                    Triton: tl.sum(x)        (every axis; a rank-0 block)
 //
 // Result types follow Triton: sum keeps the dtype, except integers narrower than 32 bits
-// (int32/uint32); max/min widen types narrower than 32 bits to int32/float32; arg* give int32.
+// (int32, or uint32 for unsigned ones and bool, which Triton counts as unsigned int1);
+// max/min widen types narrower than 32 bits to float32 or int32; arg* give int32.
 // 16-bit floats accumulate in float32.
 #pragma once
 
@@ -16,16 +17,12 @@ namespace detail {
 
 template <class T>
 struct sum_result {
-  using type = std::conditional_t<
-      is_bool_v<T>, std::int32_t,
-      std::conditional_t<(is_int_v<T> && sizeof(T) < 4),
-                         std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>>;
+  using type = std::conditional_t<(std::is_integral_v<T> && sizeof(T) < 4),
+                                  std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
 };
 template <class T>
 struct minmax_result {
-  using type = std::conditional_t<
-      (sizeof(T) < 4), std::conditional_t<is_float_v<T>, float, std::conditional_t<std::is_unsigned_v<T>, std::uint32_t, std::int32_t>>,
-      T>;
+  using type = std::conditional_t<(sizeof(T) < 4), std::conditional_t<is_float_v<T>, float, std::int32_t>, T>;
 };
 
 struct sum_reducer {
@@ -78,7 +75,7 @@ TL_INLINE auto reduce_axis(const E& e) {
   using S = shape_of_t<E>;
   using T = value_of_t<E>;
   constexpr int axis = normalize_axis<S, Axis>;
-  static_assert(check<error::reduction_axis_out_of_range<S, Axis, (axis >= 0 && axis < S::rank)>>);
+  static_assert(check<error::axis_out_of_range<S, Axis, (axis >= 0 && axis < S::rank)>>);
   if constexpr (axis >= 0 && axis < S::rank) {
     using R = typename Red::template result<T>;
     using kept = typename reduce_shape<S, axis, true>::type;

@@ -44,7 +44,7 @@ template <int Axis, class E>
 TL_INLINE auto expand_dims(const E& e) {
   using S = detail::shape_of_t<E>;
   constexpr int axis = Axis < 0 ? Axis + S::rank + 1 : Axis;
-  static_assert(detail::check<error::reduction_axis_out_of_range<S, Axis, (axis >= 0 && axis <= S::rank)>>);
+  static_assert(detail::check<error::axis_out_of_range<S, Axis, (axis >= 0 && axis <= S::rank)>>);
   using out = typename detail::expand_shape<S, axis>::type;
   return detail::view<E, out, detail::insert_axes_map<detail::expand_plan<axis>>>{{}, e};
 }
@@ -84,9 +84,7 @@ template <int... P, class E>
   requires detail::is_expr_v<E>
 TL_INLINE auto trans(const E& e) {
   if constexpr (sizeof...(P) == 0) {
-    static_assert(detail::shape_of_t<E>::rank == 2,
-                  "tl::trans(x) without axes transposes a 2-D block; for other ranks give the order, "
-                  "tl::trans<2, 0, 1>(x)");
+    static_assert(detail::check<error::trans_without_axes_needs_2d<detail::shape_of_t<E>, detail::shape_of_t<E>::rank == 2>>);
     return permute<1, 0>(e);
   } else {
     return permute<P...>(e);

@@ -101,8 +101,8 @@ inline bool sequential_from_env() {
 template <auto Kernel, class... Args>
 launch_report launch(const grid& g, const launch_options& options, Args&&... args) {
   using params = typename detail::kernel_params<decltype(Kernel)>::tuple;
-  static_assert(std::tuple_size_v<params> == sizeof...(Args),
-                "tl::launch: the number of arguments differs from the kernel's parameters");
+  constexpr int n_params = int(std::tuple_size_v<params>), n_args = int(sizeof...(Args));
+  static_assert(detail::check<error::launch_argument_count_differs<decltype(Kernel), n_params, n_args, n_params == n_args>>);
   detail::check_grid(g);
   params bound{std::forward<Args>(args)...};
   std::vector<std::string> names(sizeof...(Args));
@@ -170,8 +170,6 @@ launch_report launch(const grid& g, const launch_options& options, Args&&... arg
   };
   std::stable_sort(r.invalid.begin(), r.invalid.end(), by_program);
   std::stable_sort(r.asserts.begin(), r.asserts.end(), by_program);
-  // Buffer names pointing into `names` must not outlive this call.
-  for (auto& a : r.invalid) a.buffer = std::string(a.buffer);
   if (!r.ok() && options.failure == on_failure::raise) throw launch_error(r);
   return r;
 }

@@ -30,10 +30,10 @@ struct invalid_access {
   source_location where;
   std::string buffer;             // the buffer's name, or "argument #i"
   std::int64_t buffer_size = -1;  // elements
-  std::int64_t lanes = 0;         // lanes of the block
+  std::int64_t lanes = 0;         // masked-in lanes of the op
   std::int64_t invalid_lanes = 0;
   std::vector<invalid_lane> first;  // the first few, in block order
-  std::string reason;               // "out of bounds" or "null pointer"
+  std::string reason;               // "out of bounds" or "through a null pointer"
 };
 
 // A failed tl::device_assert.
