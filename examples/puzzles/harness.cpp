@@ -45,7 +45,7 @@ static int size_value(const sizes& n, const std::string& name) {
   return 0;
 }
 
-static int constexpr_value(const constexprs& c, const std::string& name) {
+int constexpr_value(const constexprs& c, std::string_view name) {
   if (name == "B0") return c.B0;
   if (name == "B1") return c.B1;
   if (name == "B2") return c.B2;
@@ -53,6 +53,17 @@ static int constexpr_value(const constexprs& c, const std::string& name) {
   if (name == "KH") return c.KH;
   if (name == "KW") return c.KW;
   return 0;
+}
+
+constexprs constexprs_from(std::span<const char* const> names, const int* v, std::size_t n) {
+  constexprs c;
+  for (std::size_t i = 0; i < n && i < names.size(); ++i) {
+    const std::string_view name = names[i];
+    int& field = name == "B0" ? c.B0 : name == "B1" ? c.B1 : name == "B2" ? c.B2 : name == "B_MID" ? c.B_MID
+               : name == "KH" ? c.KH : c.KW;
+    field = v[i];
+  }
+  return c;
 }
 
 std::string puzzle::sizes_text(const sizes& n) const {

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -84,31 +86,40 @@ struct cfg {
   static constexpr std::size_t n = sizeof...(V);
 };
 
-// Calls f(Cfg{}) for the first Cfg whose values equal `key`; an outcome saying so otherwise.
-template <class... Cfg, std::size_t N, class F>
-outcome dispatch(const std::array<int, N>& key, F&& f) {
-  outcome result;
-  bool found = false;
-  auto try_one = [&](auto c) {
-    using C = decltype(c);
-    static_assert(C::n == N, "puzzles::dispatch: key and configuration differ in length");
-    if (found) return;
-    for (std::size_t i = 0; i < N; ++i)
-      if (C::v[i] != key[i]) return;
-    found = true;
-    try {
-      result = f(c);
-      result.ran = true;
-    } catch (const std::exception& e) {
-      result.ran = false;
-      result.error = e.what();
-    }
-  };
-  (try_one(Cfg{}), ...);
-  if (!found) {
-    result.error = "this configuration of constexpr parameters is not compiled in (see `tl-puzzles list`)";
+int constexpr_value(const constexprs& c, std::string_view name);
+constexprs constexprs_from(std::span<const char* const> names, const int* v, std::size_t n);
+
+// The configurations a puzzle compiles; `names` says which constexpr each value sets.
+template <class... Cfg>
+struct configs {
+  // Calls f(Cfg{}) for the Cfg whose values are c's; an outcome saying so if none is.
+  template <class F>
+  static outcome dispatch(std::span<const char* const> names, const constexprs& c, F&& f) {
+    outcome result;
+    bool found = false;
+    auto try_one = [&](auto cfg_value) {
+      using C = decltype(cfg_value);
+      if (found || C::n != names.size()) return;
+      for (std::size_t i = 0; i < C::n; ++i)
+        if (C::v[i] != constexpr_value(c, names[i])) return;
+      found = true;
+      try {
+        result = f(cfg_value);
+        result.ran = true;
+      } catch (const std::exception& e) {
+        result.ran = false;
+        result.error = e.what();
+      }
+    };
+    (try_one(Cfg{}), ...);
+    if (!found) result.error = "this configuration of constexpr parameters is not compiled in (see `tl-puzzles list`)";
+    return result;
   }
-  return result;
-}
+
+  // The same configurations as values, for puzzle::compiled.
+  static std::vector<constexprs> list(std::span<const char* const> names) {
+    return {constexprs_from(names, Cfg::v, Cfg::n)...};
+  }
+};
 
 }  // namespace puzzles

@@ -18,6 +18,12 @@ static std::vector<double> add_spec(const std::vector<float>& x) {
   return z;
 }
 
+namespace {
+// The compile-time parameters, in the order of the configurations compiled below.
+constexpr const char* constexpr_names[] = {"B0"};
+using blocks = puzzles::configs<puzzles::cfg<32>, puzzles::cfg<16>, puzzles::cfg<128>>;
+}  // namespace
+
 namespace puzzles {
 puzzle puzzle_01() {
   puzzle p;
@@ -26,13 +32,13 @@ puzzle puzzle_01() {
   p.title = "constant add";
   p.formula = "z[i] = x[i] + 10, one program, B0 == N0";
   p.size_names = {"N0"};
-  p.constexpr_names = {"B0"};
+  p.constexpr_names = {std::begin(constexpr_names), std::end(constexpr_names)};
   p.puzzle_sizes = {.N0 = 32};
   p.puzzle_constexprs = {.B0 = 32};
-  p.compiled = {{.B0 = 32}, {.B0 = 16}, {.B0 = 128}};
+  p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs& c, rng&) { return sizes{.N0 = c.B0}; };
   p.run = [](const request& r) {
-    return dispatch<cfg<32>, cfg<16>, cfg<128>>(std::array{r.c.B0}, [&](auto c) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0];
       rng g(r.seed);
       auto x = random_floats(r.n.N0, g);

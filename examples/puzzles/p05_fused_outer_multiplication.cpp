@@ -34,6 +34,12 @@ static std::vector<double> mul_relu_block_spec(const std::vector<float>& x, cons
   return z;
 }
 
+namespace {
+// The compile-time parameters, in the order of the configurations compiled below.
+constexpr const char* constexpr_names[] = {"B0", "B1"};
+using blocks = puzzles::configs<puzzles::cfg<32, 32>, puzzles::cfg<16, 64>, puzzles::cfg<64, 8>>;
+}  // namespace
+
 namespace puzzles {
 puzzle puzzle_05() {
   puzzle p;
@@ -42,13 +48,13 @@ puzzle puzzle_05() {
   p.title = "fused outer multiplication";
   p.formula = "z[j,i] = relu(x[i] * y[j])";
   p.size_names = {"N0", "N1"};
-  p.constexpr_names = {"B0", "B1"};
+  p.constexpr_names = {std::begin(constexpr_names), std::end(constexpr_names)};
   p.puzzle_sizes = {.N0 = 100, .N1 = 90};
   p.puzzle_constexprs = {.B0 = 32, .B1 = 32};
-  p.compiled = {{.B0 = 32, .B1 = 32}, {.B0 = 16, .B1 = 64}, {.B0 = 64, .B1 = 8}};
+  p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 300), .N1 = random_int(g, 1, 300)}; };
   p.run = [](const request& r) {
-    return dispatch<cfg<32, 32>, cfg<16, 64>, cfg<64, 8>>(std::array{r.c.B0, r.c.B1}, [&](auto c) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];
       rng g(r.seed);
       auto x = random_floats(r.n.N0, g);

@@ -41,6 +41,12 @@ static std::vector<double> mul_relu_block_back_spec(const std::vector<float>& x,
   return dx;
 }
 
+namespace {
+// The compile-time parameters, in the order of the configurations compiled below.
+constexpr const char* constexpr_names[] = {"B0", "B1"};
+using blocks = puzzles::configs<puzzles::cfg<32, 32>, puzzles::cfg<16, 64>, puzzles::cfg<64, 8>>;
+}  // namespace
+
 namespace puzzles {
 puzzle puzzle_06() {
   puzzle p;
@@ -49,13 +55,13 @@ puzzle puzzle_06() {
   p.title = "fused outer multiplication, backwards";
   p.formula = "dx[j,i] = (x[j,i] * y[j] > 0 ? y[j] : 0) * dz[j,i]";
   p.size_names = {"N0", "N1"};
-  p.constexpr_names = {"B0", "B1"};
+  p.constexpr_names = {std::begin(constexpr_names), std::end(constexpr_names)};
   p.puzzle_sizes = {.N0 = 100, .N1 = 90};
   p.puzzle_constexprs = {.B0 = 32, .B1 = 32};
-  p.compiled = {{.B0 = 32, .B1 = 32}, {.B0 = 16, .B1 = 64}, {.B0 = 64, .B1 = 8}};
+  p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 300), .N1 = random_int(g, 1, 300)}; };
   p.run = [](const request& r) {
-    return dispatch<cfg<32, 32>, cfg<16, 64>, cfg<64, 8>>(std::array{r.c.B0, r.c.B1}, [&](auto c) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];
       rng g(r.seed);
       const std::size_t n = std::size_t(r.n.N1) * r.n.N0;

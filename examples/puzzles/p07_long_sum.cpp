@@ -34,6 +34,12 @@ static std::vector<double> sum_spec(const std::vector<float>& x, int n0, int t) 
   return z;
 }
 
+namespace {
+// The compile-time parameters, in the order of the configurations compiled below.
+constexpr const char* constexpr_names[] = {"B0", "B1"};
+using blocks = puzzles::configs<puzzles::cfg<1, 32>, puzzles::cfg<4, 64>, puzzles::cfg<2, 16>>;
+}  // namespace
+
 namespace puzzles {
 puzzle puzzle_07() {
   puzzle p;
@@ -42,13 +48,13 @@ puzzle puzzle_07() {
   p.title = "long sum";
   p.formula = "z[i] = sum_j x[i,j], a loop over T in steps of B1";
   p.size_names = {"N0", "T"};
-  p.constexpr_names = {"B0", "B1"};
+  p.constexpr_names = {std::begin(constexpr_names), std::end(constexpr_names)};
   p.puzzle_sizes = {.N0 = 4, .T = 200};
   p.puzzle_constexprs = {.B0 = 1, .B1 = 32};
-  p.compiled = {{.B0 = 1, .B1 = 32}, {.B0 = 4, .B1 = 64}, {.B0 = 2, .B1 = 16}};
+  p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 20), .T = random_int(g, 1, 500)}; };
   p.run = [](const request& r) {
-    return dispatch<cfg<1, 32>, cfg<4, 64>, cfg<2, 16>>(std::array{r.c.B0, r.c.B1}, [&](auto c) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];
       rng g(r.seed);
       auto x = random_floats(std::size_t(r.n.N0) * r.n.T, g);

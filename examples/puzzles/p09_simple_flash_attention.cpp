@@ -65,6 +65,12 @@ static std::vector<double> flashatt_spec(const std::vector<float>& q, const std:
   return z;
 }
 
+namespace {
+// The compile-time parameters, in the order of the configurations compiled below.
+constexpr const char* constexpr_names[] = {"B0", "B1"};
+using blocks = puzzles::configs<puzzles::cfg<64, 32>, puzzles::cfg<16, 16>, puzzles::cfg<32, 64>>;
+}  // namespace
+
 namespace puzzles {
 puzzle puzzle_09() {
   puzzle p;
@@ -73,13 +79,13 @@ puzzle puzzle_09() {
   p.title = "simple flash attention";
   p.formula = "z[i] = sum_j softmax_j(q[i] k[j]) v[j], one loop with the online softmax";
   p.size_names = {"N0", "T"};
-  p.constexpr_names = {"B0", "B1"};
+  p.constexpr_names = {std::begin(constexpr_names), std::end(constexpr_names)};
   p.puzzle_sizes = {.N0 = 200, .T = 200};
   p.puzzle_constexprs = {.B0 = 64, .B1 = 32};
-  p.compiled = {{.B0 = 64, .B1 = 32}, {.B0 = 16, .B1 = 16}, {.B0 = 32, .B1 = 64}};
+  p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 400), .T = random_int(g, 1, 400)}; };
   p.run = [](const request& r) {
-    return dispatch<cfg<64, 32>, cfg<16, 16>, cfg<32, 64>>(std::array{r.c.B0, r.c.B1}, [&](auto c) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];
       rng g(r.seed);
       auto q = random_floats(r.n.N0, g);

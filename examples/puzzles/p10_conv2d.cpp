@@ -48,6 +48,12 @@ static std::vector<double> conv2d_spec(const std::vector<float>& x, const std::v
   return z;
 }
 
+namespace {
+// The compile-time parameters, in the order of the configurations compiled below.
+constexpr const char* constexpr_names[] = {"KH", "KW", "B0"};
+using blocks = puzzles::configs<puzzles::cfg<4, 4, 1>, puzzles::cfg<4, 4, 2>, puzzles::cfg<2, 4, 4>>;
+}  // namespace
+
 namespace puzzles {
 puzzle puzzle_10() {
   puzzle p;
@@ -56,15 +62,15 @@ puzzle puzzle_10() {
   p.title = "2D convolution";
   p.formula = "z[i,h,w] = sum_{a<KH,b<KW} k[a,b] x[i,h+a,w+b], zero past the edges";
   p.size_names = {"N0", "H", "W"};
-  p.constexpr_names = {"KH", "KW", "B0"};
+  p.constexpr_names = {std::begin(constexpr_names), std::end(constexpr_names)};
   p.puzzle_sizes = {.N0 = 4, .H = 8, .W = 8};
   p.puzzle_constexprs = {.B0 = 1, .KH = 4, .KW = 4};
-  p.compiled = {{.B0 = 1, .KH = 4, .KW = 4}, {.B0 = 2, .KH = 4, .KW = 4}, {.B0 = 4, .KH = 2, .KW = 4}};
+  p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) {
     return sizes{.N0 = random_int(g, 1, 9), .H = random_int(g, 1, 12), .W = random_int(g, 1, 12)};
   };
   p.run = [](const request& r) {
-    return dispatch<cfg<4, 4, 1>, cfg<4, 4, 2>, cfg<2, 4, 4>>(std::array{r.c.KH, r.c.KW, r.c.B0}, [&](auto c) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int KH = decltype(c)::v[0], KW = decltype(c)::v[1], B0 = decltype(c)::v[2];
       rng g(r.seed);
       auto x = random_floats(std::size_t(r.n.N0) * r.n.H * r.n.W, g);

@@ -58,6 +58,12 @@ static std::vector<double> dot_spec(const std::vector<float>& x, const std::vect
   return z;
 }
 
+namespace {
+// The compile-time parameters, in the order of the configurations compiled below.
+constexpr const char* constexpr_names[] = {"B0", "B1", "B2", "B_MID"};
+using blocks = puzzles::configs<puzzles::cfg<16, 16, 1, 16>, puzzles::cfg<32, 16, 1, 32>, puzzles::cfg<16, 32, 2, 16>>;
+}  // namespace
+
 namespace puzzles {
 puzzle puzzle_11() {
   puzzle p;
@@ -66,19 +72,16 @@ puzzle puzzle_11() {
   p.title = "matrix multiplication";
   p.formula = "z[i,j,k] = sum_l x[i,j,l] y[i,l,k], tl::dot over B_MID steps";
   p.size_names = {"N0", "N1", "N2", "MID"};
-  p.constexpr_names = {"B0", "B1", "B2", "B_MID"};
+  p.constexpr_names = {std::begin(constexpr_names), std::end(constexpr_names)};
   p.puzzle_sizes = {.N0 = 32, .N1 = 32, .N2 = 4, .MID = 64};
   p.puzzle_constexprs = {.B0 = 16, .B1 = 16, .B2 = 1, .B_MID = 16};
-  p.compiled = {{.B0 = 16, .B1 = 16, .B2 = 1, .B_MID = 16},
-                {.B0 = 32, .B1 = 16, .B2 = 1, .B_MID = 32},
-                {.B0 = 16, .B1 = 32, .B2 = 2, .B_MID = 16}};
+  p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) {
     return sizes{.N0 = random_int(g, 1, 80), .N1 = random_int(g, 1, 80), .N2 = random_int(g, 1, 4),
                  .MID = random_int(g, 1, 100)};
   };
   p.run = [](const request& r) {
-    return dispatch<cfg<16, 16, 1, 16>, cfg<32, 16, 1, 32>, cfg<16, 32, 2, 16>>(
-        std::array{r.c.B0, r.c.B1, r.c.B2, r.c.B_MID}, [&](auto c) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
           constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1], B2 = decltype(c)::v[2], B_MID = decltype(c)::v[3];
           rng g(r.seed);
           auto x = random_floats(std::size_t(r.n.N2) * r.n.N0 * r.n.MID, g);

@@ -90,6 +90,12 @@ static std::vector<double> quant_dot_spec(const std::vector<float>& scale, const
   return z;
 }
 
+namespace {
+// The compile-time parameters, in the order of the configurations compiled below.
+constexpr const char* constexpr_names[] = {"B0", "B1", "B_MID"};
+using blocks = puzzles::configs<puzzles::cfg<16, 16, 64>, puzzles::cfg<32, 16, 64>, puzzles::cfg<16, 32, 64>>;
+}  // namespace
+
 namespace puzzles {
 puzzle puzzle_12() {
   puzzle p;
@@ -98,16 +104,15 @@ puzzle puzzle_12() {
   p.title = "quantized matrix multiplication";
   p.formula = "z[j,k] = sum_l scale[j,l/8] (w[j,l] - shift[j,l/8]) activation[l,k], 4-bit w and shift";
   p.size_names = {"N0", "N1", "MID"};
-  p.constexpr_names = {"B0", "B1", "B_MID"};
+  p.constexpr_names = {std::begin(constexpr_names), std::end(constexpr_names)};
   p.puzzle_sizes = {.N0 = 32, .N1 = 32, .MID = 64};
   p.puzzle_constexprs = {.B0 = 16, .B1 = 16, .B_MID = 64};
-  p.compiled = {{.B0 = 16, .B1 = 16, .B_MID = 64}, {.B0 = 32, .B1 = 16, .B_MID = 64}, {.B0 = 16, .B1 = 32, .B_MID = 64}};
+  p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) {
     return sizes{.N0 = random_int(g, 1, 80), .N1 = random_int(g, 1, 80), .MID = 64 * random_int(g, 1, 3)};
   };
   p.run = [](const request& r) {
-    return dispatch<cfg<16, 16, 64>, cfg<32, 16, 64>, cfg<16, 32, 64>>(
-        std::array{r.c.B0, r.c.B1, r.c.B_MID}, [&](auto c) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
           constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1], B_MID = decltype(c)::v[2];
           if (r.n.MID % 64 != 0) throw tl::usage_error("puzzle 12 needs MID to be a multiple of 64");
           rng g(r.seed);
