@@ -121,7 +121,7 @@ struct index_plan {
   static constexpr bool ok = colons <= R && ((std::is_same_v<I, all_t> || std::is_same_v<I, none_t>) && ...);
   static constexpr int out_rank = int(sizeof...(I)) + (R - colons);
   // is_new[i]: output axis i is an inserted size-1 axis.
-  static constexpr bool is_new(int i) {
+  TL_HD static constexpr bool is_new(int i) {
     constexpr bool n[] = {std::is_same_v<I, none_t>..., false};
     return i < int(sizeof...(I)) ? n[i] : false;
   }

@@ -16,7 +16,7 @@ struct expand_shape<S, Axis, std::integer_sequence<int, I...>> {
 };
 template <int Axis>
 struct expand_plan {
-  static constexpr bool is_new(int i) { return i == Axis; }
+  TL_HD static constexpr bool is_new(int i) { return i == Axis; }
 };
 
 template <class S, class Seq>
@@ -24,7 +24,7 @@ struct permuted_shape;
 template <class S, int... P>
 struct permuted_shape<S, std::integer_sequence<int, P...>> {
   using type = shape<S::dim(P)...>;
-  static constexpr bool valid() {
+  TL_HD static constexpr bool valid() {
     if (int(sizeof...(P)) != S::rank) return false;
     constexpr int p[] = {P..., 0};
     for (int i = 0; i < S::rank; ++i) {
