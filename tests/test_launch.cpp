@@ -2,7 +2,10 @@
 // name the program, exceptions propagate, and the debugging helpers behave.
 #include "testing.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <mutex>
 #include <sstream>
 
 using namespace tl;
@@ -23,6 +26,13 @@ template <int B>
 TL_KERNEL void copy_unmasked(ptr<float> x, ptr<float> z, [[maybe_unused]] int n) {
   auto offs = program_id(0) * B + arange<0, B>();
   store(z + offs, load(x + offs));  // forgets the mask: the last program goes past n
+}
+
+std::vector<int>* order_log = nullptr;
+std::mutex order_mutex;
+TL_KERNEL void log_order() {
+  std::lock_guard<std::mutex> lock(order_mutex);
+  order_log->push_back(program_id(0) + 100 * program_id(1));
 }
 
 TL_KERNEL void throws_in_program_3() {
@@ -52,6 +62,24 @@ TEST_CASE("every program of a 3-D grid runs exactly once with its ids", "[launch
       REQUIRE(out[4 * i + 3] == nz);
     }
   }
+}
+
+TEST_CASE("sequential launches run programs in grid order, axis 0 fastest", "[launch]") {
+  std::vector<int> order;
+  order_log = &order;
+  launch<log_order>(grid(3, 2), launch_options{.sequential = true});
+  REQUIRE(order == std::vector<int>{0, 1, 2, 100, 101, 102});
+  order.clear();
+  setenv("TL_SEQUENTIAL", "1", 1);
+  launch<log_order>(grid(3, 2), launch_options{.threads = 8});
+  unsetenv("TL_SEQUENTIAL");
+  REQUIRE(order == std::vector<int>{0, 1, 2, 100, 101, 102});
+  order.clear();
+  launch<log_order>(grid(50, 2), launch_options{.threads = 4});  // parallel: every program, any order
+  std::sort(order.begin(), order.end());
+  REQUIRE(order.size() == 100);
+  REQUIRE(std::adjacent_find(order.begin(), order.end()) == order.end());
+  order_log = nullptr;
 }
 
 TEST_CASE("bad grids are refused before anything runs", "[launch]") {
