@@ -26,12 +26,6 @@
 // A tl kernel: a function template, callable on every backend.
 #define TL_KERNEL TL_HD inline
 
-#if defined(__GNUC__) || defined(__clang__)
-#define TL_UNROLL _Pragma("GCC unroll 16")
-#else
-#define TL_UNROLL
-#endif
-
 namespace tl {
 
 // Where an op was written, for diagnostics. A default argument of every memory op,

@@ -31,11 +31,6 @@ struct coord {
 
 namespace detail {
 
-template <class S>
-struct is_shape : std::false_type {};
-template <int... D>
-struct is_shape<shape<D...>> : std::true_type {};
-
 // Row-major flattening, the layout of every block and of the CPU backend's storage.
 template <class S>
 TL_INLINE constexpr std::int64_t ravel(const coord<S::rank>& c) {

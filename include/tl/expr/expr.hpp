@@ -98,16 +98,12 @@ TL_INLINE as_expr_t<T> as_expr(const T& x) {
 template <class E>
 inline constexpr bool is_weak_v = expr_traits<std::remove_cvref_t<E>>::weak;
 
-// Shape and value of anything that can be an operand (scalars are rank 0).
-template <class T>
-using operand_shape_t = shape_of_t<as_expr_t<T>>;
+// The value type of anything that can be an operand (a scalar's is its own type).
 template <class T>
 using operand_value_t = value_of_t<as_expr_t<T>>;
 
 template <class E, class Shape, class Map>
 struct view;
-template <class T, int... D>
-struct block_storage;
 template <class T, class S>
 struct block_of;
 
