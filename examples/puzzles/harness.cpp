@@ -94,6 +94,8 @@ std::vector<int> random_ints(std::size_t n, rng& g, int lo, int hi) {
 
 int random_int(rng& g, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); }
 
+sizes random_sizes_2d(const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 300), .N1 = random_int(g, 1, 300)}; }
+
 std::vector<float> poisoned(std::size_t n) { return std::vector<float>(n, std::numeric_limits<float>::quiet_NaN()); }
 
 void compare(outcome& o, const std::vector<float>& yours, const std::vector<double>& spec, std::vector<int> shape,

@@ -75,6 +75,18 @@ std::vector<int> random_ints(std::size_t n, rng& g, int lo, int hi);     // unif
 std::vector<float> poisoned(std::size_t n);                               // NaN, so a missing store fails
 int random_int(rng& g, int lo, int hi);                                  // uniform in [lo, hi]
 
+// z[j * x.size() + i] = f(x[i], y[j]) in double: the spec of the outer-product puzzles (3, 4, 5).
+template <class F>
+std::vector<double> outer_spec(const std::vector<float>& x, const std::vector<float>& y, F f) {
+  std::vector<double> z(x.size() * y.size());
+  for (std::size_t j = 0; j < y.size(); ++j)
+    for (std::size_t i = 0; i < x.size(); ++i) z[j * x.size() + i] = f(double(x[i]), double(y[j]));
+  return z;
+}
+
+// N0 and N1 uniform in [1, 300]: the random sizes of the 2-D grid puzzles (4, 5, 6).
+sizes random_sizes_2d(const constexprs&, rng& g);
+
 // Compares yours with the spec (atol = rtol = 1e-3 unless given) and fills the outcome.
 void compare(outcome& o, const std::vector<float>& yours, const std::vector<double>& spec, std::vector<int> shape,
              double atol = 1e-3, double rtol = 1e-3);

@@ -19,13 +19,6 @@ TL_KERNEL void add_vec_kernel(tl::ptr<float> x_ptr, tl::ptr<float> y_ptr, tl::pt
   tl::store(z_ptr + off_z, z);
 }
 
-static std::vector<double> add_vec_spec(const std::vector<float>& x, const std::vector<float>& y) {
-  std::vector<double> z(x.size() * y.size());
-  for (std::size_t j = 0; j < y.size(); ++j)
-    for (std::size_t i = 0; i < x.size(); ++i) z[j * x.size() + i] = double(x[i]) + double(y[j]);
-  return z;
-}
-
 namespace {
 // The compile-time parameters, in the order of the configurations compiled below.
 constexpr const char* constexpr_names[] = {"B0", "B1"};
@@ -55,7 +48,7 @@ puzzle puzzle_03() {
       outcome o;
       o.report = tl::launch<add_vec_kernel<B0, B1>>(tl::grid(1), r.launch, tl::ptr(x, "x"), tl::ptr(y, "y"),
                                                      tl::ptr(z, "z"), r.n.N0, r.n.N1);
-      compare(o, z, add_vec_spec(x, y), {r.n.N1, r.n.N0});
+      compare(o, z, outer_spec(x, y, [](double xi, double yj) { return xi + yj; }), {r.n.N1, r.n.N0});
       return o;
     });
   };

@@ -26,13 +26,6 @@ TL_KERNEL void add_vec_block_kernel(tl::ptr<float> x_ptr, tl::ptr<float> y_ptr, 
   tl::store(z_ptr + off_z, z, mask_z);
 }
 
-static std::vector<double> add_vec_block_spec(const std::vector<float>& x, const std::vector<float>& y) {
-  std::vector<double> z(x.size() * y.size());
-  for (std::size_t j = 0; j < y.size(); ++j)
-    for (std::size_t i = 0; i < x.size(); ++i) z[j * x.size() + i] = double(x[i]) + double(y[j]);
-  return z;
-}
-
 namespace {
 // The compile-time parameters, in the order of the configurations compiled below.
 constexpr const char* constexpr_names[] = {"B0", "B1"};
@@ -51,7 +44,7 @@ puzzle puzzle_04() {
   p.puzzle_sizes = {.N0 = 100, .N1 = 90};
   p.puzzle_constexprs = {.B0 = 32, .B1 = 32};
   p.compiled = blocks::list(constexpr_names);
-  p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 300), .N1 = random_int(g, 1, 300)}; };
+  p.random_sizes = random_sizes_2d;
   p.run = [](const request& r) {
     return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];
@@ -62,7 +55,7 @@ puzzle puzzle_04() {
       outcome o;
       o.report = tl::launch<add_vec_block_kernel<B0, B1>>(tl::grid(tl::cdiv(r.n.N0, B0), tl::cdiv(r.n.N1, B1)), r.launch,
                                                            tl::ptr(x, "x"), tl::ptr(y, "y"), tl::ptr(z, "z"), r.n.N0, r.n.N1);
-      compare(o, z, add_vec_block_spec(x, y), {r.n.N1, r.n.N0});
+      compare(o, z, outer_spec(x, y, [](double xi, double yj) { return xi + yj; }), {r.n.N1, r.n.N0});
       return o;
     });
   };

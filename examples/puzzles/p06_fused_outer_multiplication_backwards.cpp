@@ -59,7 +59,7 @@ puzzle puzzle_06() {
   p.puzzle_sizes = {.N0 = 100, .N1 = 90};
   p.puzzle_constexprs = {.B0 = 32, .B1 = 32};
   p.compiled = blocks::list(constexpr_names);
-  p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 300), .N1 = random_int(g, 1, 300)}; };
+  p.random_sizes = random_sizes_2d;
   p.run = [](const request& r) {
     return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];
