@@ -40,6 +40,7 @@ bool check_one(const puzzles::puzzle& p, const puzzles::sizes& n, const puzzles:
   r.c = c;
   r.seed = seed;
   r.launch.sequential = s.sequential;
+  r.launch.backend = s.backend == "cuda" ? tl::backend::cuda : tl::backend::cpu;
   const puzzles::outcome o = p.run(r);
   seconds += o.report.seconds;
   std::printf("%s\n", puzzles::report::result_line(p, r, o).c_str());
@@ -87,8 +88,10 @@ int main(int argc, char** argv) {
   }
 
   if (s.backend == "cuda") {
-    std::fprintf(stderr, "tl-puzzles: the CUDA backend is not part of this build; use --backend cpu\n");
-    return 2;
+    if (const std::string why = puzzles::cuda_unavailable(); !why.empty()) {
+      std::fprintf(stderr, "tl-puzzles: cannot use the CUDA backend: %s; use --backend cpu\n", why.c_str());
+      return 2;
+    }
   }
 
   std::vector<const puzzles::puzzle*> chosen;

@@ -27,6 +27,18 @@ const std::vector<puzzle>& all() {
   return list;
 }
 
+std::string cuda_unavailable() {
+#if defined(__CUDACC__)
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) return std::string("no CUDA device (") + cudaGetErrorString(e) + ")";
+  if (n == 0) return "no CUDA device";
+  return {};
+#else
+  return "the CUDA backend is not part of this build (configure with nvcc available, TL_CUDA=ON)";
+#endif
+}
+
 std::vector<const puzzle*> find(const std::string& id) {
   std::vector<const puzzle*> out;
   for (const auto& p : all())

@@ -65,6 +65,8 @@ struct puzzle {
 };
 
 const std::vector<puzzle>& all();
+// Empty if the puzzles can run on the CUDA backend here; else why not.
+std::string cuda_unavailable();
 // The puzzles whose id is `id`, or whose number is `id` (so "8" also finds "8/3loop").
 std::vector<const puzzle*> find(const std::string& id);
 

@@ -26,6 +26,30 @@
 // A tl kernel: a function template, callable on every backend.
 #define TL_KERNEL TL_HD inline
 
+// CUDA backend: warps per program (Triton's num_warps). A block tensor lives in the
+// registers of the program's threads, so the thread count is part of its type: it is fixed
+// per translation unit. Define TL_NUM_WARPS before including tl to change it; a launch
+// asking for another count is refused with a message saying so.
+#ifndef TL_NUM_WARPS
+#define TL_NUM_WARPS 4
+#endif
+static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_NUM_WARPS == 8 ||
+                  TL_NUM_WARPS == 16,
+              "tl: TL_NUM_WARPS must be 1, 2, 4, 8 or 16");
+
+// CUDA backend: with TL_DEVICE_CHECKS=1 every masked-in lane of a load or store is checked
+// against its buffer on the GPU too; invalid lanes are skipped and reported as on the CPU.
+// (The CPU backend always checks.)
+#ifndef TL_DEVICE_CHECKS
+#define TL_DEVICE_CHECKS 0
+#endif
+
+#if TL_DEVICE_PASS
+#define TL_UNROLL _Pragma("unroll")
+#else
+#define TL_UNROLL
+#endif
+
 namespace tl {
 
 // Where an op was written, for diagnostics. A default argument of every memory op,

@@ -24,4 +24,5 @@
 #include "ops/program.hpp"
 #include "ops/reduce.hpp"
 #include "ops/shape_ops.hpp"
-#include "backend/cpu/launch.hpp"
+#include "backend/cuda/buffer.hpp"
+#include "backend/launch.hpp"

@@ -5,6 +5,7 @@
 // a loop carries: `auto acc = tl::zeros<B0>(tl::float32); acc += tl::sum<1>(x);`.
 #pragma once
 
+#include "../backend/cuda/staging.hpp"
 #include "nodes.hpp"
 
 namespace tl {
@@ -16,8 +17,16 @@ struct block : expr_base<block<T, D...>> {
   static constexpr int rank = shape_type::rank;
   static constexpr std::int64_t size = shape_type::size;
 
-  // Row-major storage. Default construction zero-fills, so nothing reads garbage.
+#if TL_DEVICE_PASS
+  // CUDA: this thread's slots of the block (backend/cuda/layout.hpp), and where the block
+  // was staged in shared memory when an evaluation reads it through a broadcast or view.
+  using layout = detail::cuda::layout<shape_type>;
+  T v[layout::slots]{};
+  const T* staged = nullptr;
+#else
+  // CPU: every element, row-major. Default construction zero-fills, so nothing reads garbage.
   T v[size > 0 ? size : 1]{};
+#endif
 
   block() = default;
 
@@ -41,32 +50,49 @@ struct block : expr_base<block<T, D...>> {
     return v[0];
   }
 
-  TL_INLINE T at(const coord<rank>& c) const { return v[detail::ravel<shape_type>(c)]; }
+  TL_INLINE T at(const coord<rank>& c, [[maybe_unused]] int slot = -1) const {
+#if TL_DEVICE_PASS
+    if constexpr (layout::replicated) return v[0];
+    else return slot >= 0 ? v[slot] : staged[detail::ravel<shape_type>(c)];
+#else
+    return v[detail::ravel<shape_type>(c)];
+#endif
+  }
+#if !TL_DEVICE_PASS
+  // The element at a row-major flat index (host code: tests, the CPU backend).
   TL_INLINE T& operator[](std::int64_t flat) { return v[flat]; }
   TL_INLINE const T& operator[](std::int64_t flat) const { return v[flat]; }
   TL_INLINE T* data() { return v; }
   TL_INLINE const T* data() const { return v; }
+#endif
+
+  // Every element set to x (held elements only, on the CUDA backend).
+  TL_INLINE void fill(T x) {
+    constexpr int n = int(sizeof(v) / sizeof(T));
+    TL_UNROLL
+    for (int i = 0; i < n; ++i) v[i] = x;
+  }
 
   template <class E>
-  TL_HD block& operator+=(const E& e) { return update<op::add>(e); }
+  TL_HD block& operator+=(E e) { return update<op::add>(e); }
   template <class E>
-  TL_HD block& operator-=(const E& e) { return update<op::sub>(e); }
+  TL_HD block& operator-=(E e) { return update<op::sub>(e); }
   template <class E>
-  TL_HD block& operator*=(const E& e) { return update<op::mul>(e); }
+  TL_HD block& operator*=(E e) { return update<op::mul>(e); }
   template <class E>
-  TL_HD block& operator/=(const E& e) { return update<op::div>(e); }
+  TL_HD block& operator/=(E e) { return update<op::div>(e); }
   template <class E>
-  TL_HD block& operator%=(const E& e) { return update<op::mod>(e); }
+  TL_HD block& operator%=(E e) { return update<op::mod>(e); }
   template <class E>
-  TL_HD block& operator&=(const E& e) { return update<op::bit_and>(e); }
+  TL_HD block& operator&=(E e) { return update<op::bit_and>(e); }
   template <class E>
-  TL_HD block& operator|=(const E& e) { return update<op::bit_or>(e); }
+  TL_HD block& operator|=(E e) { return update<op::bit_or>(e); }
   template <class E>
-  TL_HD block& operator^=(const E& e) { return update<op::bit_xor>(e); }
+  TL_HD block& operator^=(E e) { return update<op::bit_xor>(e); }
   template <class E>
-  TL_HD block& operator<<=(const E& e) { return update<op::shl>(e); }
+  TL_HD block& operator<<=(E e) { return update<op::shl>(e); }
   template <class E>
-  TL_HD block& operator>>=(const E& e) { return update<op::shr>(e); }
+  TL_HD block& operator>>=(E e) { return update<op::shr>(e); }
 
  private:
   template <class E>
@@ -78,10 +104,22 @@ struct block : expr_base<block<T, D...>> {
     static_assert(detail::check<error::assigned_type_differs<T, V, std::is_same_v<T, V>>>);
     if constexpr (same_shape && std::is_same_v<T, V>) {
       // Writing in place is safe: nodes hold copies of their operands, this block included.
+#if TL_DEVICE_PASS
+      E ex = e;  // a copy whose broadcast blocks can be pointed at their staged copies
+      detail::cuda::stage<shape_type>(ex);
+      const int t = detail::cuda::thread_id();
+      TL_UNROLL
+      for (int i = 0; i < layout::slots; ++i) {
+        if (!layout::valid(t, i)) continue;
+        if constexpr (S::rank == 0) v[i] = ex.at(coord<0>{}, -1);
+        else v[i] = ex.at(detail::unravel<shape_type>(layout::flat(t, i)), i);
+      }
+#else
       for (std::int64_t i = 0; i < size; ++i) {
         if constexpr (S::rank == 0) v[i] = e.at(coord<0>{});
         else v[i] = e.at(detail::unravel<shape_type>(i));
       }
+#endif
     }
   }
 

@@ -3,7 +3,7 @@
 // A block expression is a small value type with
 //   value_type         the element type (tl dtype, or tl::ptr<T> for pointer blocks)
 //   shape_type         tl::shape<...>, fixed at compile time
-//   at(coord)          the element at a coordinate of that shape
+//   at(coord, slot)    the element at a coordinate of that shape (slot: see nodes.hpp)
 // Nodes hold their operands by value, so `auto` never dangles and a later update of a block
 // never changes an expression built from it earlier (Triton's value semantics).
 #pragma once
@@ -110,6 +110,18 @@ struct block_of;
 template <class... B>
 struct bool_pack {};
 
+template <class... T>
+struct type_list {};
+
+// Operand x of a node of shape Parent, at the node's coordinate c. An operand of the node's
+// own shape is read at the same coordinate and register slot; a smaller one is broadcast.
+template <class Parent, class X>
+TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c, int slot) {
+  using XS = typename X::shape_type;
+  if constexpr (std::is_same_v<XS, Parent>) return x.at(c, slot);
+  else return x.at(broadcast_coord<XS>(c), -1);
+}
+
 // How an index list of None/_ maps onto the axes of a block of rank R.
 template <int R, class... I>
 struct index_plan {
@@ -214,7 +226,7 @@ struct scalar_expr : expr_base<scalar_expr<T, Weak>> {
   using value_type = T;
   using shape_type = shape<>;
   T value;
-  TL_INLINE T at(const coord<0>&) const { return value; }
+  TL_INLINE T at(const coord<0>&, int = -1) const { return value; }
 };
 }  // namespace detail
 

@@ -1,6 +1,9 @@
 // tl/expr/nodes.hpp: the expression nodes. Each stores its operands and says what one
-// element is; how a whole block is evaluated is the backend's business (tl/expr/block.hpp
-// on the CPU).
+// element is: at(coord, slot). `slot` is where the CUDA backend keeps that coordinate in the
+// registers of the node's shape (see backend/cuda/layout.hpp), or -1; it is passed on to
+// operands of the same shape only (operand_at), so a block read slot for slot costs one
+// register read and a broadcast one is read from where it was staged. The CPU ignores it.
+// for_each_operand / operand_types let a backend walk the tree (to stage blocks).
 #pragma once
 
 #include "expr.hpp"
@@ -16,10 +19,13 @@ struct unary : expr_base<unary<Op, E>> {
   using value_type = std::conditional_t<Op::logical, bool, in_type>;
   using shape_type = shape_of_t<E>;
   E e;
-  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+  using operand_types = type_list<E>;
+  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
     using C = compute_t<in_type>;
-    return convert<value_type>(Op{}(static_cast<C>(e.at(c))));
+    return convert<value_type>(Op{}(static_cast<C>(e.at(c, slot))));
   }
+  template <class F>
+  TL_INLINE void for_each_operand(F&& f) { f(e); }
 };
 
 // The element type two operands compute in (Triton's promotion, weak scalars included).
@@ -38,11 +44,17 @@ struct binary : expr_base<binary<Op, A, B>> {
   using shape_type = std::conditional_t<shapes_ok, broadcast_t<a_shape, b_shape>, a_shape>;
   A a;
   B b;
-  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+  using operand_types = type_list<A, B>;
+  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
     using C = compute_t<compute_type>;
-    const C x = convert<C>(a.at(broadcast_coord<a_shape>(c)));
-    const C y = convert<C>(b.at(broadcast_coord<b_shape>(c)));
+    const C x = convert<C>(operand_at<shape_type>(a, c, slot));
+    const C y = convert<C>(operand_at<shape_type>(b, c, slot));
     return convert<value_type>(Op{}(x, y));
+  }
+  template <class F>
+  TL_INLINE void for_each_operand(F&& f) {
+    f(a);
+    f(b);
   }
 };
 
@@ -56,9 +68,15 @@ struct pointer_offset : expr_base<pointer_offset<Op, P, O>> {
   using shape_type = std::conditional_t<shapes_ok, broadcast_t<p_shape, o_shape>, p_shape>;
   P p;
   O o;
-  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
-    const auto off = static_cast<std::int64_t>(o.at(broadcast_coord<o_shape>(c)));
-    const value_type base = p.at(broadcast_coord<p_shape>(c));
+  using operand_types = type_list<P, O>;
+  template <class F>
+  TL_INLINE void for_each_operand(F&& f) {
+    f(p);
+    f(o);
+  }
+  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
+    const auto off = static_cast<std::int64_t>(operand_at<shape_type>(o, c, slot));
+    const value_type base = operand_at<shape_type>(p, c, slot);
     if constexpr (std::is_same_v<Op, op::sub>) return base - off;
     else return base + off;
   }
@@ -69,7 +87,10 @@ struct cast : expr_base<cast<T, E>> {
   using value_type = T;
   using shape_type = shape_of_t<E>;
   E e;
-  TL_INLINE T at(const coord<shape_type::rank>& c) const { return convert<T>(e.at(c)); }
+  using operand_types = type_list<E>;
+  TL_INLINE T at(const coord<shape_type::rank>& c, int slot = -1) const { return convert<T>(e.at(c, slot)); }
+  template <class F>
+  TL_INLINE void for_each_operand(F&& f) { f(e); }
 };
 
 template <class T, class E>
@@ -77,7 +98,10 @@ struct bitcast : expr_base<bitcast<T, E>> {
   using value_type = T;
   using shape_type = shape_of_t<E>;
   E e;
-  TL_INLINE T at(const coord<shape_type::rank>& c) const { return bit_cast<T>(e.at(c)); }
+  using operand_types = type_list<E>;
+  TL_INLINE T at(const coord<shape_type::rank>& c, int slot = -1) const { return bit_cast<T>(e.at(c, slot)); }
+  template <class F>
+  TL_INLINE void for_each_operand(F&& f) { f(e); }
 };
 
 // where(c, a, b): a where c is true, else b.
@@ -92,9 +116,16 @@ struct select : expr_base<select<Cond, A, B>> {
   Cond cond;
   A a;
   B b;
-  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
-    return convert<bool>(cond.at(broadcast_coord<c_shape>(c))) ? convert<value_type>(a.at(broadcast_coord<a_shape>(c)))
-                                                                : convert<value_type>(b.at(broadcast_coord<b_shape>(c)));
+  using operand_types = type_list<Cond, A, B>;
+  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
+    return convert<bool>(operand_at<shape_type>(cond, c, slot)) ? convert<value_type>(operand_at<shape_type>(a, c, slot))
+                                                                 : convert<value_type>(operand_at<shape_type>(b, c, slot));
+  }
+  template <class F>
+  TL_INLINE void for_each_operand(F&& f) {
+    f(cond);
+    f(a);
+    f(b);
   }
 };
 
@@ -123,11 +154,18 @@ struct ternary : expr_base<ternary<Fn, A, B, C>> {
   A a;
   B b;
   C c;
-  TL_INLINE value_type at(const coord<shape_type::rank>& i) const {
+  using operand_types = type_list<A, B, C>;
+  TL_INLINE value_type at(const coord<shape_type::rank>& i, int slot = -1) const {
     using K = compute_t<value_type>;
-    return convert<value_type>(Fn{}(convert<K>(a.at(broadcast_coord<a_shape>(i))),
-                                    convert<K>(b.at(broadcast_coord<b_shape>(i))),
-                                    convert<K>(c.at(broadcast_coord<c_shape>(i)))));
+    return convert<value_type>(Fn{}(convert<K>(operand_at<shape_type>(a, i, slot)),
+                                    convert<K>(operand_at<shape_type>(b, i, slot)),
+                                    convert<K>(operand_at<shape_type>(c, i, slot))));
+  }
+  template <class F>
+  TL_INLINE void for_each_operand(F&& f) {
+    f(a);
+    f(b);
+    f(c);
   }
 };
 
@@ -137,7 +175,7 @@ template <int Start, int End>
 struct arange_expr : expr_base<arange_expr<Start, End>> {
   using value_type = std::int32_t;
   using shape_type = shape<(End > Start ? End - Start : 1)>;
-  TL_INLINE std::int32_t at(const coord<1>& c) const { return Start + c[0]; }
+  TL_INLINE std::int32_t at(const coord<1>& c, int = -1) const { return Start + c[0]; }
 };
 
 // ---- views: a new shape over the same elements, mapped coordinate by coordinate ----
@@ -147,9 +185,14 @@ struct view : expr_base<view<E, Shape, Map>> {
   using value_type = value_of_t<E>;
   using shape_type = Shape;
   E e;
-  TL_INLINE value_type at(const coord<Shape::rank>& c) const {
-    return e.at(Map::template apply<Shape, shape_of_t<E>>(c));
+  // A view moves elements between positions, so its operand is never read slot for slot.
+  static constexpr bool is_view = true;
+  using operand_types = type_list<E>;
+  TL_INLINE value_type at(const coord<Shape::rank>& c, int = -1) const {
+    return e.at(Map::template apply<Shape, shape_of_t<E>>(c), -1);
   }
+  template <class F>
+  TL_INLINE void for_each_operand(F&& f) { f(e); }
 };
 
 struct broadcast_map {

@@ -19,10 +19,10 @@ TL_INLINE auto arange() {
 
 // full<D...>(value, dtype): a block of shape D... holding value (Triton: tl.full((D...), value, dtype)).
 template <int... D, class V, class T>
-TL_INLINE block<T, D...> full(const V& value, dtype<T>) {
+TL_INLINE block<T, D...> full(V value, dtype<T>) {
   block<T, D...> b;
   const T v = detail::convert<T>(detail::canonical_t<V>(value));
-  for (std::int64_t i = 0; i < block<T, D...>::size; ++i) b.v[i] = v;
+  b.fill(v);
   return b;
 }
 
@@ -40,11 +40,11 @@ TL_INLINE auto zeros_like(const E&) {
 
 template <class E, class V>
   requires detail::is_expr_v<E>
-TL_INLINE auto full_like(const E&, const V& value) {
+TL_INLINE auto full_like(const E&, V value) {
   using B = detail::block_t<detail::value_of_t<E>, detail::shape_of_t<E>>;
   B b;
   const auto v = detail::convert<detail::value_of_t<E>>(detail::canonical_t<V>(value));
-  for (std::int64_t i = 0; i < B::size; ++i) b.v[i] = v;
+  b.fill(v);
   return b;
 }
 

@@ -11,7 +11,9 @@
 #include <string>
 
 #include "../backend/cpu/program.hpp"
+#include "../backend/cuda/device_report.hpp"
 #include "../expr/block.hpp"
+#include "elementwise.hpp"
 #include "program.hpp"
 
 namespace tl {
@@ -56,10 +58,12 @@ void print_arg(std::ostream& o, const A& a) {
 }
 
 // A program-id condition such as "=0,>1" (axis 0 equals 0 and axis 1 above 1); an empty
-// part means any. Operators: = == != < <= > >=.
-inline bool pid_condition_holds(const char* conds, const int pid[3]) {
+// part means any. Operators: = == != < <= > >=. Returns 1 (holds), 0 (does not), or a
+// negative parse error: -1 no operator, -2 no number, -3 unknown operator.
+TL_HD inline int pid_condition(const char* conds, const int pid[3]) {
   int axis = 0;
   const char* s = conds;
+  bool all = true;
   while (*s && axis < 3) {
     while (*s == ' ') ++s;
     if (*s == ',') {
@@ -70,55 +74,149 @@ inline bool pid_condition_holds(const char* conds, const int pid[3]) {
     char op[3] = {0, 0, 0};
     int n = 0;
     while ((*s == '<' || *s == '>' || *s == '=' || *s == '!') && n < 2) op[n++] = *s++;
-    if (n == 0) throw usage_error(std::string("tl::print_if: bad condition '") + conds +
-                                  "': each part is an operator (= != < <= > >=) and a number, e.g. \"=0,>1\"");
-    char* end = nullptr;
-    const long v = std::strtol(s, &end, 10);
-    if (end == s) throw usage_error(std::string("tl::print_if: bad condition '") + conds + "': number expected");
-    s = end;
+    if (n == 0) return -1;
+    while (*s == ' ') ++s;
+    const bool negative = *s == '-';
+    if (negative || *s == '+') ++s;
+    if (*s < '0' || *s > '9') return -2;
+    long v = 0;
+    while (*s >= '0' && *s <= '9') v = v * 10 + (*s++ - '0');
+    if (negative) v = -v;
     const int p = pid[axis];
-    const std::string o(op);
     bool ok;
-    if (o == "=" || o == "==") ok = p == v;
-    else if (o == "!=") ok = p != v;
-    else if (o == "<") ok = p < v;
-    else if (o == "<=") ok = p <= v;
-    else if (o == ">") ok = p > v;
-    else if (o == ">=") ok = p >= v;
-    else throw usage_error(std::string("tl::print_if: bad operator in '") + conds + "'");
-    if (!ok) return false;
+    if (op[0] == '=' && (op[1] == 0 || op[1] == '=')) ok = p == v;
+    else if (op[0] == '!' && op[1] == '=') ok = p != v;
+    else if (op[0] == '<' && op[1] == 0) ok = p < v;
+    else if (op[0] == '<' && op[1] == '=') ok = p <= v;
+    else if (op[0] == '>' && op[1] == 0) ok = p > v;
+    else if (op[0] == '>' && op[1] == '=') ok = p >= v;
+    else return -3;
+    all = all && ok;
     while (*s == ' ') ++s;
   }
-  return true;
+  return all ? 1 : 0;
 }
+
+// Host: the same, with a parse error thrown as tl::usage_error.
+inline bool pid_condition_holds(const char* conds, const int pid[3]) {
+  const int r = pid_condition(conds, pid);
+  if (r == -1)
+    throw usage_error(std::string("tl::print_if: bad condition '") + conds +
+                      "': each part is an operator (= != < <= > >=) and a number, e.g. \"=0,>1\"");
+  if (r == -2) throw usage_error(std::string("tl::print_if: bad condition '") + conds + "': number expected");
+  if (r == -3) throw usage_error(std::string("tl::print_if: bad operator in '") + conds + "'");
+  return r == 1;
+}
+
+#if TL_DEVICE_PASS
+// Device printing: one thread prints a block it reads from shared memory.
+template <class T>
+__device__ void device_print_value(const T& v) {
+  if constexpr (is_bool_v<T>) printf("%s", v ? "true" : "false");
+  else if constexpr (is_ptr_v<T>) printf("ptr+%lld", (long long)v.offset);
+  else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, fp16> || std::is_same_v<T, bf16>)
+    printf("%g", double(static_cast<compute_t<T>>(v)));
+  else if constexpr (std::is_signed_v<T>) printf("%lld", (long long)v);
+  else printf("%llu", (unsigned long long)v);
+}
+
+template <class A>
+__device__ void device_print_arg(const A& a) {
+  if constexpr (is_expr_v<A>) {
+    using S = shape_of_t<A>;
+    using T = value_of_t<A>;
+    const block_t<T, S> x(a);
+    T* rows = reinterpret_cast<T*>(cuda::scratch<cuda::scratch_size(cuda::smem_bytes<T>(S::size))>());
+    cuda::barrier();
+    cuda::write_rows(x, rows);
+    cuda::barrier();
+    if (cuda::thread_id() == 0) {
+      printf(" ");
+      if constexpr (S::rank == 0) {
+        device_print_value(rows[0]);
+      } else {
+        for (std::int64_t i = 0; i < S::size; ++i) {
+          const coord<S::rank> c = unravel<S>(i);
+          int opened = 0, closed = 0;
+          for (int ax = S::rank - 1; ax >= 0 && c[ax] == 0; --ax) ++opened;
+          for (int ax = S::rank - 1; ax >= 0 && c[ax] == S::dim(ax) - 1; --ax) ++closed;
+          if (i > 0) printf(opened ? ",\n%*s" : ", ", opened ? S::rank - opened : 0, "");
+          for (int k = 0; k < opened; ++k) printf("[");
+          device_print_value(rows[i]);
+          for (int k = 0; k < closed; ++k) printf("]");
+        }
+      }
+    }
+  } else if constexpr (std::is_convertible_v<const A&, const char*>) {
+    if (cuda::thread_id() == 0) printf(" %s", static_cast<const char*>(a));
+  } else {
+    if (cuda::thread_id() == 0) {
+      printf(" ");
+      device_print_value(canonical_t<A>(a));
+    }
+  }
+}
+#endif
 
 }  // namespace detail
 
 // Prints its arguments with the program id in front (Triton: tl.device_print). Output of
 // one call is never interleaved with another's.
 template <class... A>
-void device_print(const A&... args) {
+TL_HD void device_print(const A&... args) {
+#if TL_DEVICE_PASS
+  if (detail::cuda::thread_id() == 0) printf("pid (%d, %d, %d)", program_id(0), program_id(1), program_id(2));
+  (detail::device_print_arg(args), ...);
+  if (detail::cuda::thread_id() == 0) printf("\n");
+#else
   std::ostringstream o;
   o << "pid (" << program_id(0) << ", " << program_id(1) << ", " << program_id(2) << ")";
   ((o << ' ', detail::print_arg(o, args)), ...);
   o << '\n';
   std::lock_guard<std::mutex> lock(detail::cpu::print_mutex());
   std::cout << o.str() << std::flush;
+#endif
 }
 
-// device_print only in the programs whose ids satisfy `conds` (see pid_condition_holds).
+// device_print only in the programs whose ids satisfy `conds` (see pid_condition).
 template <class... A>
-void print_if(const char* conds, const A&... args) {
+TL_HD void print_if(const char* conds, const A&... args) {
   const int pid[3] = {program_id(0), program_id(1), program_id(2)};
+#if TL_DEVICE_PASS
+  const int r = detail::pid_condition(conds, pid);
+  if (r < 0 && pid[0] == 0 && pid[1] == 0 && pid[2] == 0 && detail::cuda::thread_id() == 0)
+    printf("tl::print_if: bad condition '%s' (parts are an operator = != < <= > >= and a number)\n", conds);
+  if (r == 1) device_print(args...);
+#else
   if (detail::pid_condition_holds(conds, pid)) device_print(args...);
+#endif
 }
 
-// Fails the launch, naming the program and line, if any lane of `cond` is false.
+// Fails the launch, naming the program and line, if any lane of `cond` is false. On the
+// CUDA backend only with TL_DEVICE_CHECKS=1 (as Triton checks only in debug mode).
 template <class C>
   requires detail::is_operand_v<C>
-void device_assert(const C& cond, const char* message = "", source_location where = source_location::current()) {
+TL_HD void device_assert(C cond, const char* message = "", source_location where = source_location::current()) {
   const auto e = detail::as_expr(cond);
   using S = detail::shape_of_t<decltype(e)>;
+#if TL_DEVICE_PASS
+  if constexpr (TL_DEVICE_CHECKS) {
+    using L = detail::cuda::layout<S>;
+    const detail::block_t<bool, S> ok(detail::cast<bool, std::remove_const_t<decltype(e)>>{{}, e});
+    unsigned long long failing = 0;
+    const int t = detail::cuda::thread_id();
+    if (!L::replicated || t == 0) {
+      TL_UNROLL
+      for (int i = 0; i < L::slots; ++i)
+        if (L::valid(t, i) && !ok.v[i]) ++failing;
+    }
+    detail::cuda::report_assert(failing, message, where);
+  } else {
+    (void)e;
+    (void)message;
+    (void)where;
+  }
+#else
   std::int64_t failing = 0;
   for (std::int64_t i = 0; i < S::size; ++i)
     if (!detail::convert<bool>(e.at(detail::unravel<S>(i)))) ++failing;
@@ -129,6 +227,7 @@ void device_assert(const C& cond, const char* message = "", source_location wher
     f.failing_lanes = failing;
     detail::cpu::report_assert_failure(std::move(f));
   }
+#endif
 }
 
 }  // namespace tl

@@ -16,12 +16,14 @@
 namespace tl {
 
 enum class input_precision { tf32, tf32x3, ieee };
+// A compile-time choice (each backend picks its instructions from it).
+template <input_precision P>
 struct precision_t {
-  input_precision value;
+  static constexpr input_precision value = P;
 };
-inline constexpr precision_t tf32{input_precision::tf32};
-inline constexpr precision_t tf32x3{input_precision::tf32x3};
-inline constexpr precision_t ieee{input_precision::ieee};
+inline constexpr precision_t<input_precision::tf32> tf32{};
+inline constexpr precision_t<input_precision::tf32x3> tf32x3{};
+inline constexpr precision_t<input_precision::ieee> ieee{};
 
 namespace detail {
 
@@ -68,8 +70,16 @@ struct dot_shapes {
   using out = std::conditional_t<r == 3, shape<BA, M, N>, shape<M, N>>;
 };
 
-template <class A, class B, class Acc>
-TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc, input_precision prec) {
+}  // namespace detail
+}  // namespace tl
+
+#include "../backend/cuda/dot.hpp"
+
+namespace tl {
+namespace detail {
+
+template <input_precision Prec, class A, class B, class Acc>
+TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc) {
   using SA = shape_of_t<A>;
   using SB = shape_of_t<B>;
   using TA = value_of_t<A>;
@@ -86,14 +96,17 @@ TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc, input_precision prec
   if constexpr (!std::is_void_v<Acc>) {
     static_assert(check<error::dot_accumulator_shape_mismatch<shape_of_t<Acc>, Out, std::is_same_v<shape_of_t<Acc>, Out>>>);
   }
-  using C = compute_t<AccT>;
   using In = std::conditional_t<std::is_same_v<TA, double>, double,
                                 std::conditional_t<std::is_same_v<TA, std::int8_t>, std::int32_t, float>>;
   // Operands evaluated once into plain arrays (they may be lazy expressions).
   const auto ea = eval(a);
   const auto eb = eval(b);
   block_t<AccT, Out> out;
-  const bool tf = std::is_same_v<TA, float> && prec == input_precision::tf32;
+  constexpr bool tf = std::is_same_v<TA, float> && Prec == input_precision::tf32;
+#if TL_DEVICE_PASS
+  if constexpr (D::ranks_ok && D::inner_ok && D::batch_ok) cuda::dot<D, In, tf>(ea, eb, acc, out);
+#else
+  using C = compute_t<AccT>;
   constexpr int M = D::M, N = D::N, K = D::K;
   for (int bt = 0; bt < D::BA; ++bt) {
     for (int i = 0; i < M; ++i) {
@@ -115,22 +128,23 @@ TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc, input_precision prec
       }
     }
   }
+#endif
   return out;
 }
 
 }  // namespace detail
 
-template <class A, class B>
+template <class A, class B, input_precision P = input_precision::tf32>
   requires(detail::is_expr_v<A> && detail::is_expr_v<B>)
-TL_INLINE auto dot(const A& a, const B& b, precision_t p = tf32) {
-  return detail::dot_impl<A, B, void>(a, b, nullptr, p.value);
+TL_INLINE auto dot(const A& a, const B& b, precision_t<P> = {}) {
+  return detail::dot_impl<P, A, B, void>(a, b, nullptr);
 }
 
-template <class A, class B, class Acc>
+template <class A, class B, class Acc, input_precision P = input_precision::tf32>
   requires(detail::is_expr_v<A> && detail::is_expr_v<B> && detail::is_expr_v<Acc>)
-TL_INLINE auto dot(const A& a, const B& b, const Acc& acc, precision_t p = tf32) {
+TL_INLINE auto dot(const A& a, const B& b, const Acc& acc, precision_t<P> = {}) {
   const auto acc_block = eval(acc);
-  return detail::dot_impl<A, B, decltype(acc_block)>(a, b, &acc_block, p.value);
+  return detail::dot_impl<P, A, B, decltype(acc_block)>(a, b, &acc_block);
 }
 
 }  // namespace tl

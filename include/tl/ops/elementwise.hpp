@@ -75,7 +75,7 @@ TL_INLINE auto make_ternary(const A& a, const B& b, const C& c) {
 #define TL_BINARY_OPERATOR_(sym, Op)                                \
   template <class A, class B>                                       \
     requires detail::binary_operands<A, B>                          \
-  TL_INLINE auto operator sym(const A& a, const B& b) {             \
+  TL_INLINE auto operator sym(A a, B b) {             \
     return detail::make_binary<op::Op>(a, b);                       \
   }
 TL_BINARY_OPERATOR_(+, add)
@@ -101,7 +101,7 @@ TL_BINARY_OPERATOR_(||, logical_or)
 template <detail::expr_operand A>
 TL_INLINE auto operator-(const A& a) { return detail::make_unary<op::neg>(a); }
 template <detail::expr_operand A>
-TL_INLINE auto operator+(const A& a) { return a; }
+TL_INLINE auto operator+(A a) { return a; }
 template <detail::expr_operand A>
 TL_INLINE auto operator~(const A& a) { return detail::make_unary<op::bit_not>(a); }
 template <detail::expr_operand A>
@@ -110,13 +110,13 @@ TL_INLINE auto operator!(const A& a) { return detail::make_unary<op::logical_not
 // ---- functions of two or three operands ----
 template <class A, class B>
   requires(detail::is_operand_v<A> && detail::is_operand_v<B>)
-TL_INLINE auto maximum(const A& a, const B& b) {
+TL_INLINE auto maximum(A a, B b) {
   if constexpr (detail::is_expr_v<A> || detail::is_expr_v<B>) return detail::make_binary<op::maximum>(a, b);
   else return detail::binary<op::maximum, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
 }
 template <class A, class B>
   requires(detail::is_operand_v<A> && detail::is_operand_v<B>)
-TL_INLINE auto minimum(const A& a, const B& b) {
+TL_INLINE auto minimum(A a, B b) {
   if constexpr (detail::is_expr_v<A> || detail::is_expr_v<B>) return detail::make_binary<op::minimum>(a, b);
   else return detail::binary<op::minimum, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
 }
@@ -129,14 +129,14 @@ TL_HD constexpr auto cdiv(A a, B b) {
 }
 template <class A, class B>
   requires detail::binary_operands<A, B>
-TL_INLINE auto cdiv(const A& a, const B& b) {
+TL_INLINE auto cdiv(A a, B b) {
   return detail::make_binary<op::cdiv>(a, b);
 }
 
 // where(c, a, b): a where c holds, else b (Triton's tl.where).
 template <class C, class A, class B>
   requires(detail::is_operand_v<C> && detail::is_operand_v<A> && detail::is_operand_v<B>)
-TL_INLINE auto where(const C& c, const A& a, const B& b) {
+TL_INLINE auto where(C c, A a, B b) {
   using EC = detail::as_expr_t<C>;
   using EA = detail::as_expr_t<A>;
   using EB = detail::as_expr_t<B>;
@@ -150,14 +150,14 @@ TL_INLINE auto where(const C& c, const A& a, const B& b) {
 // fma(a, b, c) = a * b + c with one rounding (floats).
 template <class A, class B, class C>
   requires(detail::is_operand_v<A> && detail::is_operand_v<B> && detail::is_operand_v<C>)
-TL_INLINE auto fma(const A& a, const B& b, const C& c) {
+TL_INLINE auto fma(A a, B b, C c) {
   return detail::make_ternary<detail::fma_fn, op::fma>(a, b, c);
 }
 
 // clamp(x, lo, hi) = minimum(maximum(x, lo), hi).
 template <class A, class B, class C>
   requires(detail::is_operand_v<A> && detail::is_operand_v<B> && detail::is_operand_v<C>)
-TL_INLINE auto clamp(const A& x, const B& lo, const C& hi) {
+TL_INLINE auto clamp(A x, B lo, C hi) {
   return detail::make_ternary<detail::clamp_fn, op::clamp>(x, lo, hi);
 }
 
@@ -165,7 +165,7 @@ TL_INLINE auto clamp(const A& x, const B& lo, const C& hi) {
 #define TL_UNARY_FUNCTION_(name)                               \
   template <class A>                                           \
     requires detail::is_operand_v<A>                           \
-  TL_INLINE auto name(const A& a) {                            \
+  TL_INLINE auto name(A a) {                            \
     return detail::make_unary<op::name>(a);                    \
   }
 TL_UNARY_FUNCTION_(abs)
@@ -187,7 +187,7 @@ TL_UNARY_FUNCTION_(tanh)
 // cast<T>(x): the free-function form of x.to(tl::dtype).
 template <class T, class A>
   requires detail::is_expr_v<A>
-TL_INLINE auto cast(const A& a) {
+TL_INLINE auto cast(A a) {
   return a.to(dtype<T>{});
 }
 

@@ -93,7 +93,7 @@ struct pointee<ptr<T>> {
 };
 
 template <class S>
-TL_HD invalid_lane make_lane(const coord<S::rank>& c, std::int64_t offset) {
+invalid_lane make_lane(const coord<S::rank>& c, std::int64_t offset) {
   invalid_lane l;
   l.rank = S::rank < 4 ? S::rank : 4;
   for (int i = 0; i < l.rank; ++i) l.index[i] = c[i];
@@ -112,7 +112,7 @@ struct access_checker {
 
   // Called for each masked-in lane: true if it may be accessed.
   template <class S>
-  TL_HD bool check(const ptr<T>& p, const coord<S::rank>& c) {
+  bool check(const ptr<T>& p, const coord<S::rank>& c) {
     ++masked_in;
     if (p.in_bounds()) return true;
     if (!any) {
@@ -133,8 +133,16 @@ struct access_checker {
   }
 };
 
+}  // namespace detail
+}  // namespace tl
+
+#include "../backend/cuda/memory.hpp"
+
+namespace tl {
+namespace detail {
+
 template <class P, class M, class O>
-TL_HD auto load_impl(const P& ptrs_in, const M& mask_in, const O& other_in, source_location where) {
+TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location where) {
   using EP = as_expr_t<P>;
   using PT = value_of_t<EP>;
   static_assert(check<error::load_store_needs_pointer_block<PT, is_ptr_v<PT>>>);
@@ -147,11 +155,14 @@ TL_HD auto load_impl(const P& ptrs_in, const M& mask_in, const O& other_in, sour
                                                                          broadcastable_to_v<shape_of_t<EM>, S>>>);
   static_assert(check<error::mask_or_value_not_broadcastable_to_pointers<op::load, shape_of_t<EO>, S,
                                                                          broadcastable_to_v<shape_of_t<EO>, S>>>);
+  block_t<T, S> out;
+#if TL_DEVICE_PASS
+  cuda::load<T, S>(as_expr(ptrs_in), as_expr(mask_in), as_expr(other_in), where, out);
+#else
   const EP ptrs = as_expr(ptrs_in);
   const EM mask = as_expr(mask_in);
   const EO other = as_expr(other_in);
   access_checker<typename pointee<PT>::type> checker{access_kind::load, where};
-  block_t<T, S> out;
   for (std::int64_t i = 0; i < S::size; ++i) {
     const coord<S::rank> c = unravel<S>(i);
     const auto p = ptrs.at(c);
@@ -159,11 +170,12 @@ TL_HD auto load_impl(const P& ptrs_in, const M& mask_in, const O& other_in, sour
     else out.v[i] = convert<T>(other.at(broadcast_coord<shape_of_t<EO>>(c)));
   }
   checker.finish();
+#endif
   return out;  // a scalar pointer gives a rank-0 block: a scalar tensor, as in Triton
 }
 
 template <class P, class V, class M>
-TL_HD void store_impl(const P& ptrs_in, const V& value_in, const M& mask_in, source_location where) {
+TL_HD void store_impl(const P& ptrs_in, V value_in, M mask_in, source_location where) {
   using EP = as_expr_t<P>;
   using PT = value_of_t<EP>;
   static_assert(check<error::load_store_needs_pointer_block<PT, is_ptr_v<PT>>>);
@@ -178,6 +190,9 @@ TL_HD void store_impl(const P& ptrs_in, const V& value_in, const M& mask_in, sou
   static_assert(check<error::mask_or_value_not_broadcastable_to_pointers<op::store, shape_of_t<EM>, S,
                                                                          broadcastable_to_v<shape_of_t<EM>, S>>>);
   if constexpr (!std::is_const_v<Q>) {
+#if TL_DEVICE_PASS
+    cuda::store<Q, S>(as_expr(ptrs_in), as_expr(value_in), as_expr(mask_in), where);
+#else
     const EP ptrs = as_expr(ptrs_in);
     const EV value = as_expr(value_in);
     const EM mask = as_expr(mask_in);
@@ -189,6 +204,7 @@ TL_HD void store_impl(const P& ptrs_in, const V& value_in, const M& mask_in, sou
       if (checker.template check<S>(p, c)) *p.get() = convert<Q>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
     }
     checker.finish();
+#endif
   }
 }
 
@@ -203,12 +219,12 @@ TL_HD auto load(const P& ptrs, source_location where = source_location::current(
 }
 template <class P, class M>
   requires(detail::is_operand_v<P> && detail::is_operand_v<M>)
-TL_HD auto load(const P& ptrs, const M& mask, source_location where = source_location::current()) {
+TL_HD auto load(const P& ptrs, M mask, source_location where = source_location::current()) {
   return detail::load_impl(ptrs, mask, 0, where);
 }
 template <class P, class M, class O>
   requires(detail::is_operand_v<P> && detail::is_operand_v<M> && detail::is_operand_v<O>)
-TL_HD auto load(const P& ptrs, const M& mask, const O& other, source_location where = source_location::current()) {
+TL_HD auto load(const P& ptrs, M mask, O other, source_location where = source_location::current()) {
   return detail::load_impl(ptrs, mask, other, where);
 }
 
@@ -216,12 +232,12 @@ TL_HD auto load(const P& ptrs, const M& mask, const O& other, source_location wh
 // element type) written where mask holds.
 template <class P, class V>
   requires(detail::is_operand_v<P> && detail::is_operand_v<V>)
-TL_HD void store(const P& ptrs, const V& value, source_location where = source_location::current()) {
+TL_HD void store(const P& ptrs, V value, source_location where = source_location::current()) {
   detail::store_impl(ptrs, value, true, where);
 }
 template <class P, class V, class M>
   requires(detail::is_operand_v<P> && detail::is_operand_v<V> && detail::is_operand_v<M>)
-TL_HD void store(const P& ptrs, const V& value, const M& mask, source_location where = source_location::current()) {
+TL_HD void store(const P& ptrs, V value, M mask, source_location where = source_location::current()) {
   detail::store_impl(ptrs, value, mask, where);
 }
 

@@ -10,6 +10,7 @@
 // 16-bit floats accumulate in float32.
 #pragma once
 
+#include "../backend/cuda/reduce.hpp"
 #include "../expr/block.hpp"
 
 namespace tl {
@@ -31,6 +32,8 @@ struct sum_reducer {
   template <class T> TL_INLINE static acc<T> init() { return acc<T>(0); }
   template <class T> TL_INLINE static void step(acc<T>& a, int&, const T& v, int) { a = op::add{}(a, convert<acc<T>>(v)); }
   template <class T> TL_INLINE static result<T> finish(const acc<T>& a, int) { return convert<result<T>>(a); }
+  // Joins two partial results (the CUDA backend reduces in parallel).
+  template <class T> TL_INLINE static void combine(acc<T>& a, int&, const acc<T>& b, int) { a = op::add{}(a, b); }
 };
 
 template <bool IsMax, bool WantIndex>
@@ -58,6 +61,23 @@ struct extreme_reducer {
       idx = k;
     }
   }
+  // Joins two partial results (idx < 0: empty) so that the answer is the sequential one:
+  // NaN only if everything was NaN, ties to the lower index.
+  template <class T>
+  TL_INLINE static void combine(acc<T>& a, int& ia, const acc<T>& b, int ib) {
+    if (ib < 0) return;
+    const bool a_nan = !(a == a), b_nan = !(b == b);
+    bool take;
+    if (ia < 0) take = true;
+    else if (a_nan && b_nan) take = ib < ia;
+    else if (b_nan) take = false;
+    else if (a_nan) take = true;
+    else take = (IsMax ? (b > a) : (b < a)) || (b == a && ib < ia);
+    if (take) {
+      a = b;
+      ia = ib;
+    }
+  }
   template <class T>
   TL_INLINE static result<T> finish(const acc<T>& a, int idx) {
     if constexpr (WantIndex) return idx;
@@ -81,6 +101,9 @@ TL_INLINE auto reduce_axis(const E& e) {
     using kept = typename reduce_shape<S, axis, true>::type;
     using out_shape = typename reduce_shape<S, axis, Keep>::type;
     block_t<R, out_shape> out;
+#if TL_DEVICE_PASS
+    cuda::reduce<Red, axis, S, kept>(e, out);
+#else
     for (std::int64_t i = 0; i < kept::size; ++i) {
       coord<S::rank> c = unravel<kept>(i);
       auto a = Red::template init<T>();
@@ -91,6 +114,7 @@ TL_INLINE auto reduce_axis(const E& e) {
       }
       out.v[i] = Red::template finish<T>(a, idx);
     }
+#endif
     return out;
   } else {
     return block_t<T, shape<>>{};

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <mutex>
 
-#include "report.hpp"
+#include "../report.hpp"
 
 namespace tl::detail::cpu {
 

@@ -1,4 +1,4 @@
-// tl/backend/cpu/report.hpp: what a CPU launch found wrong, and how it is printed.
+// tl/backend/report.hpp: what a launch (CPU or CUDA) found wrong, and how it is printed.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "../../config.hpp"
+#include "../config.hpp"
 
 namespace tl {
 

@@ -1,0 +1,234 @@
+// tl/backend/cuda/launch.hpp: running a grid of programs as a CUDA kernel.
+//
+// One program is one thread block of 32 * TL_NUM_WARPS threads; grid axis a is blockIdx's
+// axis a. The kernel is a template trampoline, entry<Kernel, ...>, that calls the tl kernel:
+// the same function the CPU backend calls. Its shared memory is static, so the compiler
+// sizes it from the ops the kernel uses. Arguments in host memory with a known size (a
+// std::vector, a checked tl::ptr) are copied to the GPU and back around the kernel; device
+// memory (tl::cuda::buffer, cudaMalloc) is used in place.
+#pragma once
+
+#if defined(__CUDACC__)
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "../launch_options.hpp"
+#include "device_report.hpp"
+#include "error.hpp"
+
+namespace tl::detail::cuda {
+
+template <auto Kernel, int Warps, bool Checks, class... P>
+__global__ void __launch_bounds__(Warps * 32) entry(device_report* report, P... params) {
+  if constexpr (Checks) {
+    if (threadIdx.x == 0) report_slot() = report;
+    __syncthreads();
+  }
+  Kernel(params...);
+}
+
+// A stable copy of a string (file names from device reports live as long as the process).
+inline const char* intern(const std::string& s) {
+  static std::mutex m;
+  static std::set<std::string> strings;
+  std::lock_guard<std::mutex> lock(m);
+  return strings.insert(s).first->c_str();
+}
+
+// The report buffer of the current device, allocated once.
+inline device_report* report_buffer() {
+  static std::mutex m;
+  static std::map<int, device_report*> buffers;
+  int dev = 0;
+  TL_CUDA_CHECK(cudaGetDevice(&dev));
+  std::lock_guard<std::mutex> lock(m);
+  device_report*& b = buffers[dev];
+  if (!b) TL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&b), sizeof(device_report)));
+  return b;
+}
+
+// A host-memory buffer argument, mirrored in device memory for the kernel.
+struct mirror {
+  void* device = nullptr;
+  void* host = nullptr;
+  std::size_t bytes = 0;
+  bool copy_back = false;
+};
+
+struct mirrors {
+  std::vector<mirror> list;
+  mirrors() = default;
+  mirrors(const mirrors&) = delete;
+  mirrors& operator=(const mirrors&) = delete;
+  ~mirrors() {
+    for (auto& m : list) cudaFree(m.device);  // not checked: a destructor must not throw
+  }
+};
+
+inline bool is_host_memory(const void* p) {
+  cudaPointerAttributes a{};
+  TL_CUDA_CHECK(cudaPointerGetAttributes(&a, p));
+  return a.type == cudaMemoryTypeUnregistered;
+}
+
+template <class T>
+void place_argument(T&, mirrors&, cudaStream_t) {}
+template <class T>
+void place_argument(ptr<T>& p, mirrors& ms, cudaStream_t stream) {
+  if (!p.base || !is_host_memory(p.base)) return;
+  if (p.extent < 0)
+    throw usage_error("tl::launch: buffer '" + std::string(p.name) +
+                      "' is host memory of unknown size; the CUDA backend copies host buffers to the GPU only when "
+                      "their size is known (pass a std::vector, a tl::ptr with a size, or device memory)");
+  mirror m;
+  m.host = const_cast<std::remove_const_t<T>*>(p.base);
+  m.bytes = std::size_t(p.extent) * sizeof(T);
+  m.copy_back = !std::is_const_v<T>;
+  TL_CUDA_CHECK(cudaMalloc(&m.device, m.bytes ? m.bytes : 1));
+  ms.list.push_back(m);
+  TL_CUDA_CHECK(cudaMemcpyAsync(m.device, m.host, m.bytes, cudaMemcpyHostToDevice, stream));
+  p.base = static_cast<T*>(m.device);
+}
+
+// The name of the argument whose buffer starts at base (device address), for reports.
+template <class Params>
+std::string buffer_name(const Params& bound, const void* base) {
+  std::string name = "(a buffer not passed to the launch)";
+  std::apply([&](const auto&... p) {
+    auto one = [&](const auto& x) {
+      if constexpr (is_ptr_v<std::remove_cvref_t<decltype(x)>>)
+        if (static_cast<const void*>(x.base) == base && x.name) name = x.name;
+    };
+    (one(p), ...);
+  }, bound);
+  if (!base) name = "(null)";
+  return name;
+}
+
+template <class Params>
+void read_report(const device_report& d, const Params& bound, launch_report& r) {
+  r.invalid_ops = std::int64_t(d.invalid_ops);
+  r.invalid_lanes = std::int64_t(d.invalid_lanes);
+  const int n_access = int(std::min<unsigned long long>(d.invalid_ops, device_report::max_records));
+  for (int k = 0; k < n_access && r.invalid.size() < launch_report::max_records; ++k) {
+    const access_record& a = d.access[k];
+    invalid_access x;
+    for (int i = 0; i < 3; ++i) x.program[i] = a.program[i];
+    x.op = access_kind(a.op);
+    x.where = source_location{intern(a.file), a.line};
+    x.buffer = buffer_name(bound, a.base);
+    x.buffer_size = a.extent;
+    x.lanes = std::int64_t(a.lanes);
+    x.invalid_lanes = std::int64_t(a.invalid_lanes);
+    x.reason = a.null_pointer ? "through a null pointer" : "out of bounds";
+    std::vector<lane_record> lanes(a.first, a.first + std::min<unsigned>(a.candidates, device_report::max_lanes));
+    std::sort(lanes.begin(), lanes.end(), [](const lane_record& u, const lane_record& v) { return u.flat < v.flat; });
+    for (const auto& l : lanes) {
+      if (x.first.size() >= launch_report::lanes_per_record) break;
+      invalid_lane il;
+      il.rank = std::min(a.rank, 4);
+      long long f = l.flat;
+      for (int i = a.rank - 1; i >= 0; --i) {
+        if (i < 4) il.index[i] = int(f % a.dims[i]);
+        f /= a.dims[i];
+      }
+      il.offset = l.offset;
+      x.first.push_back(il);
+    }
+    r.invalid.push_back(std::move(x));
+  }
+  const int n_assert = int(std::min<unsigned>(d.asserts, device_report::max_records));
+  for (int k = 0; k < n_assert; ++k) {
+    const assert_record& a = d.failed[k];
+    assert_failure f;
+    for (int i = 0; i < 3; ++i) f.program[i] = a.program[i];
+    f.where = source_location{intern(a.file), a.line};
+    f.message = a.message;
+    f.failing_lanes = std::int64_t(a.failing_lanes);
+    r.asserts.push_back(std::move(f));
+  }
+}
+
+// Events and a stream, released on every path out.
+struct timing {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  timing() {
+    TL_CUDA_CHECK(cudaEventCreate(&start));
+    TL_CUDA_CHECK(cudaEventCreate(&stop));
+  }
+  timing(const timing&) = delete;
+  timing& operator=(const timing&) = delete;
+  ~timing() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+};
+
+template <auto Kernel, class Params>
+launch_report run(const grid& g, const launch_options& options, const Params& bound_in) {
+  constexpr bool checks = TL_DEVICE_CHECKS != 0;
+  launch_report r;
+  r.kernel = std::string(kernel_name<Kernel>());
+  r.grid[0] = int(g.x);
+  r.grid[1] = int(g.y);
+  r.grid[2] = int(g.z);
+  if (options.num_warps != 0 && options.num_warps != TL_NUM_WARPS)
+    throw usage_error("tl::launch: num_warps " + std::to_string(options.num_warps) + " asked for kernel " + r.kernel +
+                      ", but its translation unit was compiled with TL_NUM_WARPS=" + std::to_string(TL_NUM_WARPS) +
+                      " (block tensors are sized for that many threads); define TL_NUM_WARPS=" +
+                      std::to_string(options.num_warps) + " before including tl in that file");
+
+  auto stream = static_cast<cudaStream_t>(options.stream);
+  Params bound = bound_in;
+  mirrors ms;
+  std::apply([&](auto&... p) { (place_argument(p, ms, stream), ...); }, bound);
+  if (!options.wait && (checks || !ms.list.empty()))
+    throw usage_error("tl::launch: wait = false needs device memory arguments and TL_DEVICE_CHECKS=0 (host buffers "
+                      "must be copied back and a report read after the kernel)");
+
+  device_report* rep = nullptr;
+  if constexpr (checks) {
+    rep = report_buffer();
+    TL_CUDA_CHECK(cudaMemsetAsync(rep, 0, sizeof(device_report), stream));
+  }
+  const std::string context = "kernel " + r.kernel;
+  const dim3 blocks(unsigned(g.x), unsigned(g.y), unsigned(g.z));
+  auto kernel = std::apply([](const auto&... p) { return &entry<Kernel, TL_NUM_WARPS, checks, std::remove_cvref_t<decltype(p)>...>; },
+                           bound);
+  if (!options.wait) {
+    std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, 0, stream>>>(rep, p...); }, bound);
+    check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
+    return r;
+  }
+  timing t;
+  TL_CUDA_CHECK(cudaEventRecord(t.start, stream));
+  std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, 0, stream>>>(rep, p...); }, bound);
+  check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
+  TL_CUDA_CHECK(cudaEventRecord(t.stop, stream));
+  check_call(cudaEventSynchronize(t.stop), "running the kernel", __FILE__, __LINE__,
+             context + (checks ? "" : " (TL_DEVICE_CHECKS=1 or the CPU backend names invalid accesses)"));
+  float ms_elapsed = 0;
+  TL_CUDA_CHECK(cudaEventElapsedTime(&ms_elapsed, t.start, t.stop));
+  r.seconds = ms_elapsed * 1e-3;
+
+  for (const auto& m : ms.list)
+    if (m.copy_back) TL_CUDA_CHECK(cudaMemcpyAsync(m.host, m.device, m.bytes, cudaMemcpyDeviceToHost, stream));
+  if constexpr (checks) {
+    auto d = std::make_unique<device_report>();
+    TL_CUDA_CHECK(cudaMemcpyAsync(d.get(), rep, sizeof(device_report), cudaMemcpyDeviceToHost, stream));
+    TL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    read_report(*d, bound, r);
+  } else {
+    TL_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  return r;
+}
+
+}  // namespace tl::detail::cuda
+#endif

@@ -1,0 +1,129 @@
+// tl/backend/cuda/memory.hpp: load and store on the GPU (included by ops/memory.hpp).
+//
+// Each thread accesses the elements of its own slots. Its slots come in chunks of V
+// consecutive elements (layout.hpp); a chunk whose V lanes are all masked in, point at V
+// consecutive elements of one buffer, and start at a multiple of V elements' size is moved
+// with one vector instruction (128-bit for four 32-bit elements), any other lane by itself.
+// The contiguity test runs on the pointers the thread has computed anyway, so a kernel gets
+// wide accesses wherever its offsets allow without declaring anything.
+#pragma once
+
+#include "device_report.hpp"
+#include "staging.hpp"
+
+namespace tl::detail::cuda {
+
+#if TL_DEVICE_PASS
+template <class T, int V>
+struct alignas(sizeof(T) * V) vector_of {
+  T x[V];
+};
+
+// May the V lanes of chunk [i0, i0 + V) be moved as one vector?
+template <class T, int V, class P>
+__device__ __forceinline__ bool chunk_is_vector(const P (&p)[V], const bool (&m)[V]) {
+  if constexpr (V == 1 || sizeof(T) * V > 16) {
+    return false;
+  } else {
+    bool ok = true;
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) ok = ok && m[k] && p[k].base == p[0].base && p[k].offset == p[0].offset + k;
+    if (!ok) return false;
+    if (TL_DEVICE_CHECKS && !(p[0].in_bounds() && p[V - 1].in_bounds())) return false;
+    return reinterpret_cast<std::uintptr_t>(p[0].get()) % (sizeof(T) * V) == 0;
+  }
+}
+
+template <class T, class S, class EP, class EM, class EO, class Out>
+__device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_location& where, Out& out) {
+  using L = layout<S>;
+  using P = value_of_t<EP>;
+  constexpr int V = L::vec;
+  stage<S>(ptrs, mask, other);
+  [[maybe_unused]] access_tracker<S> tracker;
+  const int t = thread_id();
+  TL_UNROLL
+  for (int i0 = 0; i0 < L::slots; i0 += V) {
+    P p[V];
+    bool m[V];
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) {
+      const int i = i0 + k;
+      m[k] = false;
+      if (!L::valid(t, i)) continue;
+      const auto c = unravel<S>(L::flat(t, i));
+      p[k] = operand_at<S>(ptrs, c, i);
+      m[k] = convert<bool>(operand_at<S>(mask, c, i));
+      if (!m[k]) out.v[i] = convert<T>(operand_at<S>(other, c, i));
+    }
+    if (chunk_is_vector<T, V>(p, m)) {
+      const auto w = *reinterpret_cast<const vector_of<T, V>*>(p[0].get());
+      TL_UNROLL
+      for (int k = 0; k < V; ++k) out.v[i0 + k] = w.x[k];
+      if constexpr (TL_DEVICE_CHECKS) tracker.masked += V;
+      continue;
+    }
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) {
+      if (!m[k]) continue;
+      if constexpr (TL_DEVICE_CHECKS) {
+        if (!tracker.admit(i0 + k, p[k])) {
+          const auto c = unravel<S>(L::flat(t, i0 + k));
+          out.v[i0 + k] = convert<T>(operand_at<S>(other, c, i0 + k));
+          continue;
+        }
+      }
+      out.v[i0 + k] = *p[k].get();
+    }
+  }
+  if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::load, where);
+}
+
+template <class Q, class S, class EP, class EV, class EM>
+__device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_location& where) {
+  using L = layout<S>;
+  using P = value_of_t<EP>;
+  constexpr int V = L::vec;
+  stage<S>(ptrs, value, mask);
+  [[maybe_unused]] access_tracker<S> tracker;
+  const int t = thread_id();
+  // A one-element block is held by every thread; thread 0 writes it.
+  const bool writer = !L::replicated || t == 0;
+  TL_UNROLL
+  for (int i0 = 0; i0 < L::slots && writer; i0 += V) {
+    P p[V];
+    bool m[V];
+    Q x[V];
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) {
+      const int i = i0 + k;
+      m[k] = false;
+      if (!L::valid(t, i)) continue;
+      const auto c = unravel<S>(L::flat(t, i));
+      m[k] = convert<bool>(operand_at<S>(mask, c, i));
+      if (!m[k]) continue;
+      p[k] = operand_at<S>(ptrs, c, i);
+      x[k] = convert<Q>(operand_at<S>(value, c, i));
+    }
+    if (chunk_is_vector<Q, V>(p, m)) {
+      vector_of<Q, V> w;
+      TL_UNROLL
+      for (int k = 0; k < V; ++k) w.x[k] = x[k];
+      *reinterpret_cast<vector_of<Q, V>*>(p[0].get()) = w;
+      if constexpr (TL_DEVICE_CHECKS) tracker.masked += V;
+      continue;
+    }
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) {
+      if (!m[k]) continue;
+      if constexpr (TL_DEVICE_CHECKS) {
+        if (!tracker.admit(i0 + k, p[k])) continue;
+      }
+      *p[k].get() = x[k];
+    }
+  }
+  if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::store, where);
+}
+#endif
+
+}  // namespace tl::detail::cuda

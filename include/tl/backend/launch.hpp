@@ -1,0 +1,61 @@
+// tl/backend/launch.hpp: tl::launch, the one entry point of every backend.
+//
+//   tl::launch<add_kernel<32>>(tl::grid(tl::cdiv(n, 32)), x, z, n);                  CPU
+//   tl::launch<add_kernel<32>>(tl::grid(tl::cdiv(n, 32)), {.backend = tl::backend::cuda}, x, z, n);
+#pragma once
+
+#include "cpu/launch.hpp"
+#include "cuda/launch.hpp"
+#include "launch_options.hpp"
+
+namespace tl {
+
+// launch<kernel>(grid, options, args...): runs kernel(args...) once per program of the grid.
+// Arguments convert to the kernel's parameter types (a std::vector<float>& becomes a checked
+// tl::ptr<float>). Checks the grid, the options and the buffers before anything runs
+// (tl::usage_error). Returns the report; by default throws tl::launch_error if it is not ok.
+template <auto Kernel, class... Args>
+launch_report launch(const grid& g, const launch_options& options, Args&&... args) {
+  using params = typename detail::kernel_params<decltype(Kernel)>::tuple;
+  constexpr int n_params = int(std::tuple_size_v<params>), n_args = int(sizeof...(Args));
+  static_assert(detail::check<error::launch_argument_count_differs<decltype(Kernel), n_params, n_args, n_params == n_args>>);
+  detail::check_grid(g);
+  detail::check_options(options);
+  params bound{std::forward<Args>(args)...};
+  std::vector<std::string> names(sizeof...(Args));
+  std::apply([&](auto&... p) {
+    int i = 0;
+    (detail::prepare_argument(p, i++, names), ...);
+  }, bound);
+
+  launch_report r;
+  if (options.backend == backend::cuda) {
+#if defined(__CUDACC__)
+    r = detail::cuda::run<Kernel>(g, options, bound);
+#else
+    throw usage_error("tl::launch: the CUDA backend needs the launching translation unit compiled by nvcc (a .cu "
+                      "file, or LANGUAGE CUDA in CMake); this one was compiled by a host compiler");
+#endif
+  } else {
+    r = detail::cpu::run<Kernel>(g, options, bound);
+  }
+
+  auto by_program = [](const auto& a, const auto& b) {
+    if (a.program[2] != b.program[2]) return a.program[2] < b.program[2];
+    if (a.program[1] != b.program[1]) return a.program[1] < b.program[1];
+    if (a.program[0] != b.program[0]) return a.program[0] < b.program[0];
+    return a.where.line < b.where.line;
+  };
+  std::stable_sort(r.invalid.begin(), r.invalid.end(), by_program);
+  std::stable_sort(r.asserts.begin(), r.asserts.end(), by_program);
+  if (!r.ok() && options.failure == on_failure::raise) throw launch_error(r);
+  return r;
+}
+
+template <auto Kernel, class... Args>
+  requires(!(std::is_same_v<std::remove_cvref_t<Args>, launch_options> || ...))
+launch_report launch(const grid& g, Args&&... args) {
+  return launch<Kernel>(g, launch_options{}, std::forward<Args>(args)...);
+}
+
+}  // namespace tl

@@ -1,0 +1,123 @@
+// tl/backend/launch_options.hpp: what every backend's launch shares: the grid, the options,
+// the kernel's name and parameters, and the checks made before anything runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "../ops/memory.hpp"
+#include "report.hpp"
+
+namespace tl {
+
+// The grid: how many programs along each axis (Triton's grid tuple). Missing axes are 1.
+struct grid {
+  long long x = 1, y = 1, z = 1;
+  grid() = default;
+  grid(long long gx, long long gy = 1, long long gz = 1) : x(gx), y(gy), z(gz) {}  // NOLINT: grid{n} and n both read well
+};
+
+enum class on_failure {
+  raise,    // throw tl::launch_error after the launch (default)
+  collect,  // return the report; the caller inspects it
+};
+
+// Where the programs run.
+enum class backend {
+  cpu,   // host threads; every access checked (the default)
+  cuda,  // one CUDA thread block per program (translation units compiled by nvcc)
+};
+
+struct launch_options {
+  tl::backend backend = tl::backend::cpu;
+  on_failure failure = on_failure::raise;
+  // CPU
+  bool sequential = false;  // run programs one by one in grid order (deterministic prints); also TL_SEQUENTIAL=1
+  int threads = 0;          // host threads for the programs; 0: one per hardware thread
+  // CUDA
+  int num_warps = 0;        // 0: TL_NUM_WARPS of the launching translation unit; else it must equal it
+  void* stream = nullptr;   // a cudaStream_t; null: the default stream
+  bool wait = true;         // wait for the kernel (and report its time); false: return at once,
+                            // allowed only without device checks and without host buffers
+};
+
+inline const char* to_string(tl::backend b) { return b == tl::backend::cpu ? "cpu" : "cuda"; }
+
+namespace detail {
+
+// The kernel's name as the compiler spells the template argument, e.g. "add_kernel<32>".
+template <auto Kernel>
+constexpr std::string_view kernel_name() {
+  std::string_view s = __PRETTY_FUNCTION__;
+  const auto start = s.find("Kernel = ");
+  if (start == std::string_view::npos) return s;
+  s.remove_prefix(start + 9);
+  std::size_t depth = 0, end = 0;
+  for (; end < s.size(); ++end) {
+    const char ch = s[end];
+    if (ch == '<' || ch == '(') ++depth;
+    else if (ch == '>' || ch == ')') {
+      if (depth == 0) break;
+      --depth;
+    } else if ((ch == ';' || ch == ']') && depth == 0) break;
+  }
+  s = s.substr(0, end);
+  if (!s.empty() && s.front() == '&') s.remove_prefix(1);
+  return s;
+}
+
+template <class F>
+struct kernel_params;
+template <class... P>
+struct kernel_params<void (*)(P...)> {
+  using tuple = std::tuple<std::remove_cvref_t<P>...>;
+};
+
+// Give each unnamed buffer argument the name "argument #i" for reports, and refuse a
+// pointer that is not aligned for its element type.
+template <class T>
+void prepare_argument(T&, int, std::vector<std::string>&) {}
+template <class T>
+void prepare_argument(ptr<T>& p, int index, std::vector<std::string>& names) {
+  if (!p.name) {
+    names[index] = "argument #" + std::to_string(index);
+    p.name = names[index].c_str();
+  }
+  if (reinterpret_cast<std::uintptr_t>(p.base) % alignof(T) != 0)
+    throw usage_error("tl::launch: buffer '" + std::string(p.name) + "' starts at an address that is not a multiple of " +
+                      std::to_string(alignof(T)) + " bytes, the alignment of its element type");
+}
+
+inline void check_grid(const grid& g) {
+  const long long dims[3] = {g.x, g.y, g.z};
+  for (int a = 0; a < 3; ++a) {
+    if (dims[a] < 1)
+      throw usage_error("tl::launch: grid axis " + std::to_string(a) + " is " + std::to_string(dims[a]) +
+                        "; every axis needs at least one program");
+    // The same limits as CUDA's grid (2^31-1, 65535, 65535), so a launch valid here is valid there.
+    const long long limit = a == 0 ? 2147483647LL : 65535LL;
+    if (dims[a] > limit)
+      throw usage_error("tl::launch: grid axis " + std::to_string(a) + " is " + std::to_string(dims[a]) +
+                        ", above the limit of " + std::to_string(limit));
+  }
+}
+
+inline void check_options(const launch_options& o) {
+  if (o.num_warps != 0 && o.num_warps != 1 && o.num_warps != 2 && o.num_warps != 4 && o.num_warps != 8 &&
+      o.num_warps != 16)
+    throw usage_error("tl::launch: num_warps is " + std::to_string(o.num_warps) + "; it must be 1, 2, 4, 8 or 16");
+  if (o.threads < 0) throw usage_error("tl::launch: threads is " + std::to_string(o.threads) + "; it must be >= 0");
+}
+
+inline bool sequential_from_env() {
+  const char* v = std::getenv("TL_SEQUENTIAL");
+  return v && *v && std::string_view(v) != "0";
+}
+
+}  // namespace detail
+
+}  // namespace tl

@@ -1,0 +1,129 @@
+// The GPU's debug checks (this file is compiled with TL_DEVICE_CHECKS=1): invalid accesses
+// are skipped and reported like the CPU backend reports them; device_assert likewise.
+#include "gpu_testing.hpp"
+
+using namespace gpu_testing;
+using tl::None;
+using tl::_;
+
+// Off by one: the mask lets lane n through, in the last program only.
+template <int B>
+TL_KERNEL void off_by_one_kernel(tl::ptr<const float> x_ptr, tl::ptr<float> z_ptr, int n) {
+  auto i = tl::program_id(0) * B + tl::arange<0, B>();
+  auto x = tl::load(x_ptr + i, i <= n, -1.0f);
+  tl::store(z_ptr + i, x + 1, i <= n);
+}
+
+// A 2-D tile masked by rows only: every column past N1 is read and written out of bounds.
+template <int B0, int B1>
+TL_KERNEL void row_mask_only_kernel(tl::ptr<const float> x_ptr, tl::ptr<float> z_ptr, int N0, int N1) {
+  auto r = tl::program_id(0) * B0 + tl::arange<0, B0>();
+  auto c = tl::arange<0, B1>();
+  auto offs = r(_, None) * N1 + c(None, _);
+  auto m = r(_, None) < N0;
+  tl::store(z_ptr + offs, tl::load(x_ptr + offs, m) * 2, m);
+}
+
+void require_same_report(const tl::launch_report& a, const tl::launch_report& b) {
+  INFO("cpu:\n" << a.str() << "\ncuda:\n" << b.str());
+  REQUIRE(a.invalid_ops == b.invalid_ops);
+  REQUIRE(a.invalid_lanes == b.invalid_lanes);
+  REQUIRE(a.invalid.size() == b.invalid.size());
+  for (std::size_t k = 0; k < a.invalid.size(); ++k) {
+    const auto &x = a.invalid[k], &y = b.invalid[k];
+    for (int i = 0; i < 3; ++i) REQUIRE(x.program[i] == y.program[i]);
+    REQUIRE(x.op == y.op);
+    REQUIRE(x.where.line == y.where.line);
+    REQUIRE(std::string(x.where.file) == std::string(y.where.file));
+    REQUIRE(x.buffer == y.buffer);
+    REQUIRE(x.buffer_size == y.buffer_size);
+    REQUIRE(x.lanes == y.lanes);
+    REQUIRE(x.invalid_lanes == y.invalid_lanes);
+    REQUIRE(x.reason == y.reason);
+    REQUIRE(x.first.size() == y.first.size());
+    for (std::size_t l = 0; l < x.first.size(); ++l) {
+      REQUIRE(x.first[l].offset == y.first[l].offset);
+      REQUIRE(x.first[l].rank == y.first[l].rank);
+      for (int d = 0; d < x.first[l].rank; ++d) REQUIRE(x.first[l].index[d] == y.first[l].index[d]);
+    }
+  }
+}
+
+TEST_CASE("an off-by-one mask is reported on the GPU as on the CPU, and nothing is written outside",
+          "[gpu][check]") {
+  const int n = 1000;
+  auto x = random_values(std::size_t(n));
+  std::vector<float> z_cpu(std::size_t(n), 0.0f);
+  const auto on_cpu = tl::launch<off_by_one_kernel<256>>(tl::grid(tl::cdiv(n, 256)),
+                                                         {.failure = tl::on_failure::collect}, tl::ptr(x, "x"),
+                                                         tl::ptr(z_cpu, "z"), n);
+  // z lives in a device buffer with a guard zone behind the n elements the kernel is given.
+  std::vector<float> guarded(std::size_t(n + 64), 0.0f);
+  tl::cuda::buffer<float> zbuf(guarded, "z storage");
+  const auto on_gpu = tl::launch<off_by_one_kernel<256>>(
+      tl::grid(tl::cdiv(n, 256)), {.backend = tl::backend::cuda, .failure = tl::on_failure::collect}, tl::ptr(x, "x"),
+      tl::ptr<float>(zbuf.data(), n, "z"), n);
+  REQUIRE_FALSE(on_gpu.ok());
+  REQUIRE(on_gpu.invalid_ops == 2);
+  require_same_report(on_cpu, on_gpu);
+  const auto z_gpu = zbuf.to_host();
+  for (int i = 0; i < n; ++i) REQUIRE(z_gpu[std::size_t(i)] == z_cpu[std::size_t(i)]);
+  for (int i = n; i < n + 64; ++i) REQUIRE(z_gpu[std::size_t(i)] == 0.0f);
+  REQUIRE_THAT(on_gpu.str(), Catch::Contains("program (3, 0, 0): invalid load") &&
+                                 Catch::Contains("buffer 'x' (1000 elements)") && Catch::Contains("-> offset 1000"));
+}
+
+TEST_CASE("a row-only mask: many programs, many lanes, the same report as the CPU's", "[gpu][check]") {
+  const int n0 = 37, n1 = 20;
+  auto x = random_values(std::size_t(n0) * n1);
+  std::vector<float> z_cpu(x.size(), 0.0f), z_gpu(x.size(), 0.0f);
+  const auto on_cpu = tl::launch<row_mask_only_kernel<8, 32>>(tl::grid(tl::cdiv(n0, 8)), {.failure = tl::on_failure::collect},
+                                                              tl::ptr(x, "x"), tl::ptr(z_cpu, "z"), n0, n1);
+  const auto on_gpu = tl::launch<row_mask_only_kernel<8, 32>>(
+      tl::grid(tl::cdiv(n0, 8)), {.backend = tl::backend::cuda, .failure = tl::on_failure::collect}, tl::ptr(x, "x"),
+      tl::ptr(z_gpu, "z"), n0, n1);
+  REQUIRE_FALSE(on_gpu.ok());
+  require_same_report(on_cpu, on_gpu);
+  require_agree(z_cpu, z_gpu);
+  auto launch_raising = [&] { tl::launch<row_mask_only_kernel<8, 32>>(tl::grid(tl::cdiv(n0, 8)), cuda, x, z_gpu, n0, n1); };
+  REQUIRE_THROWS_AS(launch_raising(), tl::launch_error);
+}
+
+template <int B>
+TL_KERNEL void assert_kernel(tl::ptr<const int> x_ptr, int n) {
+  auto i = tl::program_id(0) * B + tl::arange<0, B>();
+  auto x = tl::load(x_ptr + i, i < n);
+  tl::device_assert(x >= 0, "x must be non-negative");
+}
+
+TEST_CASE("device_assert fails the launch with the program, line, message and lanes", "[gpu][check]") {
+  std::vector<int> x(300, 1);
+  x[5] = -1;
+  x[260] = -3;
+  x[261] = -3;
+  const auto on_cpu = tl::launch<assert_kernel<128>>(tl::grid(3), {.failure = tl::on_failure::collect}, x, 300);
+  const auto on_gpu =
+      tl::launch<assert_kernel<128>>(tl::grid(3), {.backend = tl::backend::cuda, .failure = tl::on_failure::collect}, x, 300);
+  INFO(on_gpu.str());
+  REQUIRE(on_gpu.asserts.size() == 2);
+  REQUIRE(on_cpu.asserts.size() == 2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    REQUIRE(on_gpu.asserts[k].program[0] == on_cpu.asserts[k].program[0]);
+    REQUIRE(on_gpu.asserts[k].where.line == on_cpu.asserts[k].where.line);
+    REQUIRE(on_gpu.asserts[k].message == "x must be non-negative");
+    REQUIRE(on_gpu.asserts[k].failing_lanes == on_cpu.asserts[k].failing_lanes);
+  }
+}
+
+template <int B>
+TL_KERNEL void print_kernel(tl::ptr<const int> x_ptr) {
+  auto x = tl::load(x_ptr + tl::arange<0, B>());
+  tl::print_if("=1", "x", x, "sum", tl::sum(x));
+}
+
+TEST_CASE("print_if prints the selected program's whole block from the GPU", "[gpu][debug]") {
+  std::vector<int> x = {3, 1, 4, 1};
+  // The output goes to stdout (printf on the device); this checks that it runs and finishes.
+  const auto r = tl::launch<print_kernel<4>>(tl::grid(3), cuda, x);
+  REQUIRE(r.ok());
+}

@@ -1,0 +1,115 @@
+// Loads and stores on the GPU: masks, other, wide (vector) and narrow accesses, scalars,
+// device buffers, asynchronous launches, and the errors a launch refuses with.
+#include "gpu_testing.hpp"
+
+using namespace gpu_testing;
+using tl::None;
+using tl::_;
+
+// z[i + shift_z] = x[i + shift_x] * 2 where i < n, else `other`: the shifts move the accesses
+// off 16-byte boundaries, so chunks fall back from vector to single accesses.
+template <class T, int B>
+TL_KERNEL void shifted_copy_kernel(tl::ptr<const T> x_ptr, tl::ptr<T> z_ptr, int n, int shift_x, int shift_z) {
+  auto i = tl::program_id(0) * B + tl::arange<0, B>();
+  auto x = tl::load(x_ptr + shift_x + i, i < n, T(5));
+  tl::store(z_ptr + shift_z + i, x * 2, (i < n + 3) & (i % 7 != 6));
+}
+
+template <class T, int B>
+void check_shifted_copy() {
+  for (int rep = 0; rep < 4; ++rep) {
+    const int n = random_int(1, 5 * B), sx = random_int(0, 3), sz = random_int(0, 3);
+    auto x = random_values<T>(std::size_t(n + sx), -50, 50);
+    auto run = [&](const tl::launch_options& o) {
+      std::vector<T> z(std::size_t(n + sz + 3), T(-1));
+      tl::launch<shifted_copy_kernel<T, B>>(tl::grid(tl::cdiv(n, B)), o, x, z, n, sx, sz);
+      return z;
+    };
+    require_agree(run(cpu), run(cuda), 0, 0, "n " + std::to_string(n) + " shifts " + std::to_string(sx) + "," + std::to_string(sz));
+  }
+}
+
+TEST_CASE("masked loads and stores agree at every alignment and element size", "[gpu][memory]") {
+  check_shifted_copy<float, 1024>();
+  check_shifted_copy<float, 256>();
+  check_shifted_copy<float, 32>();
+  check_shifted_copy<int, 512>();
+  check_shifted_copy<double, 1024>();
+  check_shifted_copy<std::int16_t, 2048>();
+  check_shifted_copy<std::int64_t, 128>();
+}
+
+// Scalar (rank-0) loads steer control flow; a rank-0 store is written once.
+template <int B>
+TL_KERNEL void scalar_kernel(tl::ptr<int> flag_ptr, tl::ptr<float> x_ptr, tl::ptr<float> z_ptr) {
+  auto x = tl::load(x_ptr + tl::arange<0, B>());
+  float total = tl::sum(x);
+  if (tl::load(flag_ptr + tl::program_id(0)) != 0) total = total * 2;
+  tl::store(z_ptr + tl::program_id(0), total + tl::max(x));
+}
+
+TEST_CASE("scalar loads and stores: uniform values every thread holds", "[gpu][memory]") {
+  std::vector<int> flags = {0, 1, 1, 0, 1};
+  auto x = random_values(512);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> z(5, NAN);
+    tl::launch<scalar_kernel<512>>(tl::grid(5), o, flags, x, z);
+    return z;
+  };
+  require_agree(run(cpu), run(cuda), 1e-5, 1e-5);
+}
+
+template <int B>
+TL_KERNEL void scale_kernel(tl::ptr<const float> x_ptr, tl::ptr<float> z_ptr, float s, int n) {
+  auto i = tl::program_id(0) * B + tl::arange<0, B>();
+  tl::store(z_ptr + i, tl::load(x_ptr + i, i < n) * s, i < n);
+}
+
+TEST_CASE("device buffers are used in place, and launches can be asynchronous on a stream", "[gpu][memory]") {
+  const int n = 100000;
+  auto host = random_values(std::size_t(n));
+  tl::cuda::buffer<float> x(host, "x"), z(std::size_t(n), "z");
+  cudaStream_t stream;
+  TL_CUDA_CHECK(cudaStreamCreate(&stream));
+  tl::launch<scale_kernel<1024>>(tl::grid(tl::cdiv(n, 1024)), {.backend = tl::backend::cuda, .stream = stream, .wait = false},
+                                 x, z, 3.0f, n);
+  TL_CUDA_CHECK(cudaStreamSynchronize(stream));
+  TL_CUDA_CHECK(cudaStreamDestroy(stream));
+  const auto out = z.to_host();
+  for (int i = 0; i < n; ++i) REQUIRE(out[std::size_t(i)] == host[std::size_t(i)] * 3.0f);
+  const auto report = tl::launch<scale_kernel<1024>>(tl::grid(tl::cdiv(n, 1024)), cuda, x, z, 0.5f, n);
+  REQUIRE(report.ok());
+  REQUIRE(report.seconds > 0);
+}
+
+TEST_CASE("a CUDA launch refuses bad input before anything runs, naming it", "[gpu][launch]") {
+  std::vector<float> x(100), z(100, 1.0f);
+  REQUIRE_THROWS_WITH((tl::launch<scale_kernel<128>>(tl::grid(0), cuda, x, z, 1.0f, 100)),
+                      Catch::Contains("grid axis 0 is 0"));
+  REQUIRE_THROWS_WITH((tl::launch<scale_kernel<128>>(tl::grid(1, 70000), cuda, x, z, 1.0f, 100)),
+                      Catch::Contains("above the limit of 65535"));
+  REQUIRE_THROWS_WITH((tl::launch<scale_kernel<128>>(tl::grid(1), {.backend = tl::backend::cuda, .num_warps = 8}, x, z, 1.0f, 100)),
+                      Catch::Contains("TL_NUM_WARPS=4"));
+  REQUIRE_THROWS_WITH((tl::launch<scale_kernel<128>>(tl::grid(1), cuda, tl::ptr<const float>(x.data()), z, 1.0f, 100)),
+                      Catch::Contains("host memory of unknown size"));
+  REQUIRE_THROWS_WITH((
+      tl::launch<scale_kernel<128>>(tl::grid(1), cuda,
+                                    tl::ptr<const float>(reinterpret_cast<const float*>(reinterpret_cast<const char*>(x.data()) + 2), 10, "odd"),
+                                    z, 1.0f, 100)),
+      Catch::Contains("'odd' starts at an address that is not a multiple of 4 bytes"));
+  REQUIRE_THROWS_WITH((tl::launch<scale_kernel<128>>(tl::grid(1), {.backend = tl::backend::cuda, .wait = false}, x, z, 1.0f, 100)),
+                      Catch::Contains("wait = false needs device memory"));
+  // Nothing was written by the refused launches.
+  for (float v : z) REQUIRE(v == 1.0f);
+}
+
+TEST_CASE("a failing CUDA call raises tl::cuda_error naming the call and the reason", "[gpu][launch]") {
+  void* p = nullptr;
+  try {
+    TL_CUDA_CHECK(cudaMalloc(&p, std::size_t(1) << 62));
+    FAIL("the allocation should have failed");
+  } catch (const tl::cuda_error& e) {
+    REQUIRE_THAT(e.what(), Catch::Contains("cudaMalloc(&p, std::size_t(1) << 62) failed") &&
+                               Catch::Contains("cudaErrorMemoryAllocation"));
+  }
+}

@@ -1,0 +1,95 @@
+// Elementwise ops, broadcasting, views and casts: the CUDA backend against the CPU backend.
+#include "gpu_testing.hpp"
+
+using namespace gpu_testing;
+using tl::None;
+using tl::_;
+
+// Broadcasts of loaded blocks (staged through shared memory) mixed with same-shape operands
+// (read from registers), math functions, where and fma.
+template <int B0, int B1>
+TL_KERNEL void broadcast_math_kernel(tl::ptr<float> x_ptr, tl::ptr<float> row_ptr, tl::ptr<float> col_ptr,
+                                     tl::ptr<float> z_ptr, int N0, int N1) {
+  auto i = tl::program_id(0) * B0 + tl::arange<0, B0>();
+  auto j = tl::program_id(1) * B1 + tl::arange<0, B1>();
+  auto mi = i < N0;
+  auto mj = j < N1;
+  auto m = mi(_, None) & mj(None, _);
+  auto x = tl::load(x_ptr + i(_, None) * N1 + j(None, _), m);
+  auto r = tl::load(row_ptr + j, mj);
+  auto c = tl::load(col_ptr + i, mi, 1.0f);
+  auto y = tl::where(x > 0, tl::exp2(x) * r(None, _), tl::fma(-x, c(_, None), r(None, _)));
+  auto z = tl::maximum(y, tl::sqrt(tl::abs(x))) / c(_, None) + tl::cdiv(3, 2);
+  tl::store(z_ptr + i(_, None) * N1 + j(None, _), z, m);
+}
+
+TEST_CASE("broadcast, math, where and fma agree with the CPU at random sizes", "[gpu][elementwise]") {
+  for (int rep = 0; rep < 6; ++rep) {
+    const int n0 = random_int(1, 90), n1 = random_int(1, 150);
+    auto x = random_values(std::size_t(n0) * n1), r = random_values(n1), c = random_values(n0, 0.5, 2);
+    auto run = [&](const tl::launch_options& o) {
+      std::vector<float> z(std::size_t(n0) * n1, NAN);
+      tl::launch<broadcast_math_kernel<32, 64>>(tl::grid(tl::cdiv(n0, 32), tl::cdiv(n1, 64)), o, x, r, c, z, n0, n1);
+      return z;
+    };
+    require_agree(run(cpu), run(cuda), 1e-6, 1e-6, "sizes " + std::to_string(n0) + " x " + std::to_string(n1));
+  }
+}
+
+// Views of a loaded block: trans, permute, reshape, expand_dims, broadcast_to.
+template <int A, int B>
+TL_KERNEL void views_kernel(tl::ptr<int> x_ptr, tl::ptr<int> t_ptr, tl::ptr<int> r_ptr, tl::ptr<int> s_ptr) {
+  auto a = tl::arange<0, A>();
+  auto b = tl::arange<0, B>();
+  auto x = tl::load(x_ptr + a(_, None) * B + b(None, _));      // (A, B)
+  auto xt = tl::trans(x);                                       // (B, A)
+  tl::store(t_ptr + b(_, None) * A + a(None, _), xt * 3 - 1);
+  auto flat = tl::reshape<A * B>(xt);                           // (A*B,) in xt's order
+  tl::store(r_ptr + tl::arange<0, A * B>(), flat);
+  auto p = tl::permute<1, 0>(tl::expand_dims<0>(tl::sum<1>(x)) + tl::broadcast_to<B, A>(a(None, _)));  // (A, B)
+  tl::store(s_ptr + a(_, None) * B + b(None, _), p);
+}
+
+TEST_CASE("trans, reshape, permute, expand_dims and broadcast_to move elements like the CPU", "[gpu][views]") {
+  auto x = random_values<int>(16 * 64, -100, 100);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<int> t(16 * 64, -7), r(16 * 64, -7), s(16 * 64, -7);
+    tl::launch<views_kernel<16, 64>>(tl::grid(1), o, x, t, r, s);
+    t.insert(t.end(), r.begin(), r.end());
+    t.insert(t.end(), s.begin(), s.end());
+    return t;
+  };
+  require_agree(run(cpu), run(cuda));
+}
+
+// Casts (fp16, bf16, int8 with saturation), bitcasts, integer division, shifts and bit ops.
+template <int B>
+TL_KERNEL void casts_bits_kernel(tl::ptr<float> x_ptr, tl::ptr<int> i_ptr, tl::ptr<float> f_ptr, tl::ptr<int> o_ptr,
+                                 int n) {
+  auto offs = tl::program_id(0) * B + tl::arange<0, B>();
+  auto m = offs < n;
+  auto x = tl::load(x_ptr + offs, m);
+  auto k = tl::load(i_ptr + offs, m);
+  auto h = x.to(tl::float16);
+  auto bf = (x * 3).to(tl::bfloat16);
+  tl::store(f_ptr + offs, h.to(tl::float32) + bf.to(tl::float32) * 0.5f, m);
+  auto bits = x.to(tl::int32, tl::bitcast);
+  auto q = (k / 7) ^ (k % 5) | ((bits >> 3) & 0xff) << 1;
+  auto s = (x * 100).to(tl::int8).to(tl::int32);
+  tl::store(o_ptr + offs, q + s + (k << (k & 7)) + tl::where(k < 0, -k, k) % 3, m);
+}
+
+TEST_CASE("casts, bitcasts and integer bit ops agree bit for bit", "[gpu][elementwise]") {
+  const int n = random_int(300, 2000);
+  auto x = random_values(std::size_t(n), -3, 3);
+  auto k = random_values<int>(std::size_t(n), -100000, 100000);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> f(std::size_t(n), NAN);
+    std::vector<int> out(std::size_t(n), -1);
+    tl::launch<casts_bits_kernel<256>>(tl::grid(tl::cdiv(n, 256)), o, x, k, f, out, n);
+    return std::make_pair(f, out);
+  };
+  const auto a = run(cpu), b = run(cuda);
+  require_agree(a.first, b.first, 0, 0, "float results");
+  require_agree(a.second, b.second, 0, 0, "int results");
+}

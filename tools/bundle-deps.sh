@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Copies the header-only build dependencies (Catch2, CLI11, Eigen, with their CMake package
+# files) from this machine's Debian packages into .deps/prefix, for a GPU machine that has
+# nvcc and CMake but cannot install packages. tools/gpu-check.sh uses .deps/prefix if present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh
+p=.deps/prefix
+rm -rf .deps
+mkdir -p "$p/include" "$p/lib/cmake" "$p/share/cmake" "$p/share/eigen3"
+cp -r /usr/include/catch2 /usr/include/CLI /usr/include/eigen3 "$p/include/"
+cp -r /usr/lib/cmake/Catch2 "$p/lib/cmake/"
+cp -r /usr/share/cmake/CLI11 "$p/share/cmake/"
+cp -r /usr/share/eigen3/cmake "$p/share/eigen3/"
+du -sh .deps

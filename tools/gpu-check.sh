@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The GPU check, on a machine with an NVIDIA GPU (sm_80 or newer) and nvcc: builds
+# everything with the CUDA backend and runs
+#   1. the 12 puzzles on the GPU (puzzle sizes, then random sizes and block configurations),
+#   2. the whole test suite: the CPU part and the GPU part (every op and every puzzle against
+#      the CPU backend on random inputs and sizes, the device checks, the launch errors),
+#   3. compute-sanitizer memcheck, racecheck and synccheck over all 12 puzzles.
+# Ends with a summary; exits non-zero if anything failed.
+#   tools/gpu-check.sh [build-dir]      (CUDA architectures: TL_CUDA_ARCHS, default "native")
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-gpu}
+archs=${TL_CUDA_ARCHS:-native}
+prefix=()
+[ -d .deps/prefix ] && prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/prefix")
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+declare -a summary
+status=0
+step() {  # step NAME COMMAND...: runs it, records pass/fail and the time
+  local name=$1; shift
+  local t0=$SECONDS
+  echo; echo "==== $name: $*"
+  if "$@"; then summary+=("PASS  $name ($((SECONDS - t0)) s)")
+  else summary+=("FAIL  $name ($((SECONDS - t0)) s)"); status=1; fi
+}
+
+step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_CUDA=ON -DTL_WERROR=ON \
+  -DCMAKE_CUDA_ARCHITECTURES="$archs" "${prefix[@]}"
+step build cmake --build "$build" -j "$(nproc)"
+puzzles=$build/tools/tl-puzzles
+step "puzzles on the GPU (puzzle sizes)" "$puzzles" check all --backend cuda
+step "puzzles on the GPU (+8 random sizes each)" "$puzzles" check all --backend cuda --random 8 --seed 7
+step "GPU tests" "$build/tests/gpu/tl_gpu_tests" --order rand --rng-seed 11
+step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+for tool in memcheck racecheck synccheck; do
+  step "compute-sanitizer $tool, 12 puzzles" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$puzzles" check all --backend cuda
+done
+
+echo; echo "==== summary"
+printf '%s\n' "${summary[@]}"
+exit $status
