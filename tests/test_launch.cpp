@@ -91,6 +91,20 @@ TEST_CASE("bad grids are refused before anything runs", "[launch]") {
   REQUIRE_THROWS_AS(program_id(3), usage_error);
 }
 
+TEST_CASE("bad options and misaligned buffers are refused before anything runs", "[launch]") {
+  std::vector<int> out(8, 0);
+  auto bad_warps = [&] { launch<record_ids>(grid(1), {.num_warps = 3}, ptr<int>(out), 1, 1); };
+  REQUIRE_THROWS_WITH(bad_warps(), Catch::Contains("num_warps is 3; it must be 1, 2, 4, 8 or 16"));
+  // A buffer that starts in the middle of an int.
+  ptr<int> odd(reinterpret_cast<int*>(reinterpret_cast<char*>(out.data()) + 1), 4, "odd");
+  REQUIRE_THROWS_WITH(launch<record_ids>(grid(1), odd, 1, 1),
+                      Catch::Contains("'odd' starts at an address that is not a multiple of 4 bytes"));
+  // This file is compiled by the host compiler: the CUDA backend cannot launch from it.
+  auto on_cuda = [&] { launch<record_ids>(grid(1), {.backend = tl::backend::cuda}, ptr<int>(out), 1, 1); };
+  REQUIRE_THROWS_WITH(on_cuda(), Catch::Contains("needs the launching translation unit compiled by nvcc"));
+  for (int v : out) REQUIRE(v == 0);
+}
+
 TEST_CASE("an invalid access names the kernel, the program, the op and the offsets", "[launch][check]") {
   std::vector<float> x(100, 1.0f), z(100, 0.0f);
   // 4 programs of 32 lanes over 100 elements: program 3 reads and writes offsets 100..127.

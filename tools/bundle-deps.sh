@@ -10,6 +10,7 @@ rm -rf .deps
 mkdir -p "$p/include" "$p/lib/cmake" "$p/share/cmake" "$p/share/eigen3"
 cp -r /usr/include/catch2 /usr/include/CLI /usr/include/eigen3 "$p/include/"
 cp -r /usr/lib/cmake/Catch2 "$p/lib/cmake/"
+cp "$(dpkg -L catch2 | grep 'libCatch2WithMain.a$' | head -1)" "$p/lib/"
 cp -r /usr/share/cmake/CLI11 "$p/share/cmake/"
 cp -r /usr/share/eigen3/cmake "$p/share/eigen3/"
 du -sh .deps

@@ -27,11 +27,12 @@ step() {  # step NAME COMMAND...: runs it, records pass/fail and the time
 step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_CUDA=ON -DTL_WERROR=ON \
   -DCMAKE_CUDA_ARCHITECTURES="$archs" "${prefix[@]}"
 step build cmake --build "$build" -j "$(nproc)"
+if [ $status -ne 0 ]; then printf '%s\n' "${summary[@]}"; exit 1; fi
 puzzles=$build/tools/tl-puzzles
 step "puzzles on the GPU (puzzle sizes)" "$puzzles" check all --backend cuda
 step "puzzles on the GPU (+8 random sizes each)" "$puzzles" check all --backend cuda --random 8 --seed 7
 step "GPU tests" "$build/tests/gpu/tl_gpu_tests" --order rand --rng-seed 11
-step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)"
 for tool in memcheck racecheck synccheck; do
   step "compute-sanitizer $tool, 12 puzzles" compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$puzzles" check all --backend cuda

@@ -24,6 +24,7 @@ class cuda_error : public std::runtime_error {
 namespace detail::cuda {
 inline void check_call(cudaError_t e, const char* call, const char* file, int line, const std::string& context = {}) {
   if (e == cudaSuccess) return;
+  (void)cudaGetLastError();  // taken: a later, unrelated check must not see it again
   std::string msg = std::string(call) + " failed at " + file + ':' + std::to_string(line) + ": " +
                     cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")";
   if (!context.empty()) msg += "; " + context;

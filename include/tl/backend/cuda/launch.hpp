@@ -198,6 +198,7 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
     TL_CUDA_CHECK(cudaMemsetAsync(rep, 0, sizeof(device_report), stream));
   }
   const std::string context = "kernel " + r.kernel;
+  (void)cudaGetLastError();  // an earlier call's error, not checked by its caller, is not this kernel's
   const dim3 blocks(unsigned(g.x), unsigned(g.y), unsigned(g.z));
   auto kernel = std::apply([](const auto&... p) { return &entry<Kernel, TL_NUM_WARPS, checks, std::remove_cvref_t<decltype(p)>...>; },
                            bound);
