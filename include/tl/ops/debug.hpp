@@ -13,7 +13,6 @@
 #include "../backend/cpu/program.hpp"
 #include "../backend/cuda/device_report.hpp"
 #include "../expr/block.hpp"
-#include "elementwise.hpp"
 #include "program.hpp"
 
 namespace tl {
