@@ -99,6 +99,9 @@ TEST_CASE("a CUDA launch refuses bad input before anything runs, naming it", "[g
       Catch::Contains("'odd' starts at an address that is not a multiple of 4 bytes"));
   REQUIRE_THROWS_WITH((tl::launch<scale_kernel<128>>(tl::grid(1), {.backend = tl::backend::cuda, .wait = false}, x, z, 1.0f, 100)),
                       Catch::Contains("wait = false needs device memory"));
+  tl::trace t;
+  auto traced = [&] { tl::launch<scale_kernel<128>>(tl::grid(1), {.backend = tl::backend::cuda, .trace = &t}, x, z, 1.0f, 100); };
+  REQUIRE_THROWS_WITH(traced(), Catch::Contains("recorded by the CPU backend only"));
   // Nothing was written by the refused launches.
   for (float v : z) REQUIRE(v == 1.0f);
 }

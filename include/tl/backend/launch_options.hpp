@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../ops/memory.hpp"
+#include "cpu/trace.hpp"
 #include "report.hpp"
 
 namespace tl {
@@ -38,6 +39,7 @@ struct launch_options {
   // CPU
   bool sequential = false;  // run programs one by one in grid order (deterministic prints); also TL_SEQUENTIAL=1
   int threads = 0;          // host threads for the programs; 0: one per hardware thread
+  tl::trace* trace = nullptr;  // record every load and store, lane by lane (tl/backend/cpu/trace.hpp)
   // CUDA
   int num_warps = 0;        // 0: TL_NUM_WARPS of the launching translation unit; else it must equal it
   void* stream = nullptr;   // a cudaStream_t; null: the default stream

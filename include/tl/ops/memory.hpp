@@ -109,6 +109,30 @@ struct access_checker {
   invalid_access record{};
   std::int64_t masked_in = 0;
   bool any = false;
+  traced_access* traced = nullptr;  // set by start() when the launch is traced
+
+  // Called once before the lanes when the launch records a trace: opens this op's record.
+  template <class S>
+  void start(const ptr<T>& first) {
+    cpu::program_state* ps = cpu::current_program;
+    if (!ps || !ps->trace) return;
+    traced_access a;
+    for (int i = 0; i < 3; ++i) a.program[i] = ps->pid[i];
+    a.op = kind;
+    a.where = where;
+    a.buffer = first.name ? first.name : "(unnamed)";
+    a.buffer_size = first.extent;
+    a.buffer_start = first.base;
+    a.element_size = int(sizeof(T));
+    for (int i = 0; i < S::rank; ++i) a.shape.push_back(S::dim(i));
+    a.lanes.reserve(std::size_t(S::size));
+    ps->trace->push_back(std::move(a));
+    traced = &ps->trace->back();
+  }
+  bool tracing() const { return traced != nullptr; }
+  void observe(const ptr<T>& p, bool masked, bool valid) {
+    if (traced) traced->lanes.push_back(traced_lane{p.offset, masked, valid});
+  }
 
   // Called for each masked-in lane: true if it may be accessed.
   template <class S>
@@ -163,10 +187,14 @@ TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location wh
   const EM mask = as_expr(mask_in);
   const EO other = as_expr(other_in);
   access_checker<typename pointee<PT>::type> checker{access_kind::load, where};
+  checker.template start<S>(ptrs.at(coord<S::rank>{}));
   for (std::int64_t i = 0; i < S::size; ++i) {
     const coord<S::rank> c = unravel<S>(i);
     const auto p = ptrs.at(c);
-    if (mask.at(broadcast_coord<shape_of_t<EM>>(c)) && checker.template check<S>(p, c)) out.v[i] = *p.get();
+    const bool masked = mask.at(broadcast_coord<shape_of_t<EM>>(c));
+    const bool valid = masked && checker.template check<S>(p, c);
+    checker.observe(p, masked, valid);
+    if (valid) out.v[i] = *p.get();
     else out.v[i] = convert<T>(other.at(broadcast_coord<shape_of_t<EO>>(c)));
   }
   checker.finish();
@@ -197,11 +225,15 @@ TL_HD void store_impl(const P& ptrs_in, V value_in, M mask_in, source_location w
     const EV value = as_expr(value_in);
     const EM mask = as_expr(mask_in);
     access_checker<Q> checker{access_kind::store, where};
+    checker.template start<S>(ptrs.at(coord<S::rank>{}));
     for (std::int64_t i = 0; i < S::size; ++i) {
       const coord<S::rank> c = unravel<S>(i);
-      if (!mask.at(broadcast_coord<shape_of_t<EM>>(c))) continue;
+      const bool masked = mask.at(broadcast_coord<shape_of_t<EM>>(c));
+      if (!masked && !checker.tracing()) continue;
       const auto p = ptrs.at(c);
-      if (checker.template check<S>(p, c)) *p.get() = convert<Q>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
+      const bool valid = masked && checker.template check<S>(p, c);
+      checker.observe(p, masked, valid);
+      if (valid) *p.get() = convert<Q>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
     }
     checker.finish();
 #endif

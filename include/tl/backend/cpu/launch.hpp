@@ -29,12 +29,15 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   std::atomic<long long> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
+  std::vector<traced_access> traced;  // all threads' accesses, gathered after each finishes
   auto worker = [&] {
     program_state ps;
     ps.grid[0] = int(g.x);
     ps.grid[1] = int(g.y);
     ps.grid[2] = int(g.z);
     ps.launch = &state;
+    std::vector<traced_access> mine;
+    if (options.trace) ps.trace = &mine;
     current_program = &ps;
     for (long long id = next++; id < total; id = next++) {
       ps.pid[0] = int(id % g.x);
@@ -49,6 +52,10 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
       }
     }
     current_program = nullptr;
+    if (options.trace) {
+      std::lock_guard<std::mutex> lock(failure_mutex);
+      for (auto& a : mine) traced.push_back(std::move(a));
+    }
   };
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -68,6 +75,17 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   }
   state.report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (failure) std::rethrow_exception(failure);
+  if (options.trace) {
+    // Program order (axis 0 fastest); within a program, the order its ops ran (one thread ran it).
+    std::stable_sort(traced.begin(), traced.end(), [](const traced_access& a, const traced_access& b) {
+      for (int axis = 2; axis >= 0; --axis)
+        if (a.program[axis] != b.program[axis]) return a.program[axis] < b.program[axis];
+      return false;
+    });
+    options.trace->kernel = state.report.kernel;
+    for (int i = 0; i < 3; ++i) options.trace->grid[i] = state.report.grid[i];
+    options.trace->accesses = std::move(traced);
+  }
   return std::move(state.report);
 }
 

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "../report.hpp"
+#include "trace.hpp"
 
 namespace tl::detail::cpu {
 
@@ -19,6 +20,7 @@ struct program_state {
   int pid[3] = {0, 0, 0};
   int grid[3] = {1, 1, 1};
   launch_state* launch = nullptr;
+  std::vector<traced_access>* trace = nullptr;  // this host thread's accesses, when the launch is traced
 };
 
 inline thread_local program_state* current_program = nullptr;

@@ -184,6 +184,9 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
                       " (block tensors are sized for that many threads); define TL_NUM_WARPS=" +
                       std::to_string(options.num_warps) + " before including tl in that file");
 
+  if (options.trace)
+    throw usage_error("tl::launch: a trace of every access is recorded by the CPU backend only; launch with "
+                      "tl::backend::cpu to draw the accesses");
   auto stream = static_cast<cudaStream_t>(options.stream);
   Params bound = bound_in;
   mirrors ms;
