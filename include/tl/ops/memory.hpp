@@ -111,11 +111,13 @@ struct access_checker {
   bool any = false;
   traced_access* traced = nullptr;  // set by start() when the launch is traced
 
-  // Called once before the lanes when the launch records a trace: opens this op's record.
-  template <class S>
-  void start(const ptr<T>& first) {
+  // Called once before the lanes: when the launch records a trace, opens this op's record
+  // (the buffer is the one the first lane points into).
+  template <class S, class EP>
+  void start(const EP& ptrs) {
     cpu::program_state* ps = cpu::current_program;
     if (!ps || !ps->trace) return;
+    const ptr<T> first = ptrs.at(coord<S::rank>{});
     traced_access a;
     for (int i = 0; i < 3; ++i) a.program[i] = ps->pid[i];
     a.op = kind;
@@ -187,7 +189,7 @@ TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location wh
   const EM mask = as_expr(mask_in);
   const EO other = as_expr(other_in);
   access_checker<typename pointee<PT>::type> checker{access_kind::load, where};
-  checker.template start<S>(ptrs.at(coord<S::rank>{}));
+  checker.template start<S>(ptrs);
   for (std::int64_t i = 0; i < S::size; ++i) {
     const coord<S::rank> c = unravel<S>(i);
     const auto p = ptrs.at(c);
@@ -225,7 +227,7 @@ TL_HD void store_impl(const P& ptrs_in, V value_in, M mask_in, source_location w
     const EV value = as_expr(value_in);
     const EM mask = as_expr(mask_in);
     access_checker<Q> checker{access_kind::store, where};
-    checker.template start<S>(ptrs.at(coord<S::rank>{}));
+    checker.template start<S>(ptrs);
     for (std::int64_t i = 0; i < S::size; ++i) {
       const coord<S::rank> c = unravel<S>(i);
       const bool masked = mask.at(broadcast_coord<shape_of_t<EM>>(c));
