@@ -2,6 +2,10 @@
 // are skipped and reported like the CPU backend reports them; device_assert likewise.
 #include "gpu_testing.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 using namespace gpu_testing;
 using tl::None;
 using tl::_;
@@ -121,9 +125,29 @@ TL_KERNEL void print_kernel(tl::ptr<const int> x_ptr) {
   tl::print_if("=1", "x", x, "sum", tl::sum(x));
 }
 
+// What f() writes to file descriptor 1, device printf included (flushed when the launch waits).
+template <class F>
+std::string capture_stdout(F&& f) {
+  std::fflush(stdout);
+  const int saved = dup(1);
+  FILE* tmp = std::tmpfile();
+  dup2(fileno(tmp), 1);
+  f();
+  cudaDeviceSynchronize();
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  std::rewind(tmp);
+  std::string out;
+  for (int ch; (ch = std::fgetc(tmp)) != EOF;) out += char(ch);
+  std::fclose(tmp);
+  return out;
+}
+
 TEST_CASE("print_if prints the selected program's whole block from the GPU", "[gpu][debug]") {
   std::vector<int> x = {3, 1, 4, 1};
-  // The output goes to stdout (printf on the device); this checks that it runs and finishes.
-  const auto r = tl::launch<print_kernel<4>>(tl::grid(3), cuda, x);
+  tl::launch_report r;
+  const std::string out = capture_stdout([&] { r = tl::launch<print_kernel<4>>(tl::grid(3), cuda, x); });
   REQUIRE(r.ok());
+  REQUIRE(out == "pid (1, 0, 0) x [3, 1, 4, 1] sum 9\n");  // program 1 only, once, the whole block
 }

@@ -77,11 +77,21 @@ inline bool is_host_memory(const void* p) {
   return a.type == cudaMemoryTypeUnregistered;
 }
 
+// Does this argument point into host memory (which the launch copies in and back)?
+template <class T>
+bool in_host_memory(const T&) {
+  return false;
+}
+template <class T>
+bool in_host_memory(const ptr<T>& p) {
+  return p.base && is_host_memory(p.base);
+}
+
 template <class T>
 void place_argument(T&, mirrors&, cudaStream_t) {}
 template <class T>
 void place_argument(ptr<T>& p, mirrors& ms, cudaStream_t stream) {
-  if (!p.base || !is_host_memory(p.base)) return;
+  if (!in_host_memory(p)) return;
   if (p.extent < 0)
     throw usage_error("tl::launch: buffer '" + std::string(p.name) +
                       "' is host memory of unknown size; the CUDA backend copies host buffers to the GPU only when "
@@ -188,12 +198,15 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
     throw usage_error("tl::launch: a trace of every access is recorded by the CPU backend only; launch with "
                       "tl::backend::cpu to draw the accesses");
   auto stream = static_cast<cudaStream_t>(options.stream);
+  if (!options.wait) {  // refused before anything is copied or run
+    const bool host_args = std::apply([](const auto&... p) { return (in_host_memory(p) || ...); }, bound_in);
+    if (checks || host_args)
+      throw usage_error("tl::launch: wait = false needs device memory arguments and TL_DEVICE_CHECKS=0 (host buffers "
+                        "must be copied back and a report read after the kernel)");
+  }
   Params bound = bound_in;
   mirrors ms;
   std::apply([&](auto&... p) { (place_argument(p, ms, stream), ...); }, bound);
-  if (!options.wait && (checks || !ms.list.empty()))
-    throw usage_error("tl::launch: wait = false needs device memory arguments and TL_DEVICE_CHECKS=0 (host buffers "
-                      "must be copied back and a report read after the kernel)");
 
   device_report* rep = nullptr;
   if constexpr (checks) {

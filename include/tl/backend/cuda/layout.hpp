@@ -36,8 +36,6 @@ struct layout {
     else return std::int64_t(i / vec) * chunk_stride + std::int64_t(t) * vec + i % vec;
   }
   TL_INLINE static constexpr bool valid(int t, int i) { return replicated || flat(t, i) < n; }
-  // The thread that owns flat index f (for replicated blocks: every thread; 0 stands for all).
-  TL_INLINE static constexpr int owner(std::int64_t f) { return replicated ? 0 : int((f / vec) % threads); }
 };
 
 // Bytes of n elements of T in shared memory, rounded up to whole 16-byte rows.
@@ -67,10 +65,11 @@ __device__ __forceinline__ char* scratch() {
 // Sizes are rounded up to at least 256 bytes and to an eighth of the next power of two
 // (at most 12.5% more), so ops of similar needs share one array.
 inline constexpr int scratch_size(int bytes) {
+  if (bytes <= 256) return 256;
   int p = 256;
   while (p < bytes) p *= 2;
   const int step = p / 8 < 256 ? 256 : p / 8;
-  return (bytes + step - 1) / step * step < 256 ? 256 : (bytes + step - 1) / step * step;
+  return (bytes + step - 1) / step * step;
 }
 #endif
 
