@@ -1,31 +1,6 @@
-// Puzzle 5: fused outer multiplication.
-// z_{j,i} = relu(x_i * y_j): the outer product of a row and a column vector, then a relu,
-// fused into one pass.
+// Puzzle 5: fused outer multiplication. Spec and checker setup; the kernel is in p05_fused_outer_multiplication.hpp.
 #include "harness.hpp"
-
-using tl::None;
-using tl::_;
-
-// Triton: def mul_relu_block_kernel(x_ptr, y_ptr, z_ptr, N0, N1, B0: tl.constexpr, B1: tl.constexpr)
-template <int B0, int B1>
-TL_KERNEL void mul_relu_block_kernel(tl::ptr<float> x_ptr, tl::ptr<float> y_ptr, tl::ptr<float> z_ptr, int N0,
-                                     int N1) {
-  auto block_id_x = tl::program_id(0);
-  auto block_id_y = tl::program_id(1);
-  auto off_x = block_id_x * B0 + tl::arange<0, B0>();
-  auto off_y = block_id_y * B1 + tl::arange<0, B1>();
-  auto off_z = off_y(_, None) * N0 + off_x(None, _);
-  auto mask_x = off_x < N0;
-  auto mask_y = off_y < N1;
-  auto mask_z = mask_y(_, None) & mask_x(None, _);
-
-  auto x = tl::load(x_ptr + off_x, mask_x);
-  auto y = tl::load(y_ptr + off_y, mask_y);
-  auto z = x(None, _) * y(_, None);
-  auto relu_z = tl::maximum(z, 0);
-
-  tl::store(z_ptr + off_z, relu_z, mask_z);
-}
+#include "p05_fused_outer_multiplication.hpp"
 
 namespace {
 // The compile-time parameters, in the order of the configurations compiled below.
