@@ -4,9 +4,13 @@
 #   1. the 12 puzzles on the GPU (puzzle sizes, then random sizes and block configurations),
 #   2. the whole test suite: the CPU part and the GPU part (every op and every puzzle against
 #      the CPU backend on random inputs and sizes, the device checks, the launch errors),
-#   3. compute-sanitizer memcheck, racecheck and synccheck over all 12 puzzles.
+#   3. tl-bench --check: the puzzle kernels at the scaled sizes, checked, then timed against
+#      copy bandwidth and cuBLAS (table in the log; CSV and SVG in TL_OUT, default the build dir),
+#   4. compute-sanitizer memcheck, racecheck and synccheck over all 12 puzzles.
 # Ends with a summary; exits non-zero if anything failed.
-#   tools/gpu-check.sh [build-dir]      (CUDA architectures: TL_CUDA_ARCHS, default "native")
+#   tools/gpu-check.sh [build-dir]      (CUDA architectures: TL_CUDA_ARCHS, default "native";
+#                                        TL_BENCH=0 skips the benchmark, TL_BENCH=only runs
+#                                        the build and the benchmark alone)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -29,10 +33,20 @@ step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_C
 step build cmake --build "$build" -j "$(nproc)"
 if [ $status -ne 0 ]; then printf '%s\n' "${summary[@]}"; exit 1; fi
 puzzles=$build/tools/tl-puzzles
+out=${TL_OUT:-$build}
+bench() {
+  step "tl-bench --check (scaled sizes)" "$build/tools/tl-bench" --check --csv "$out/tl-bench.csv" --svg "$out/tl-bench.svg"
+  command -v cuobjdump > /dev/null && cuobjdump --dump-resource-usage "$build/tools/tl-bench" > "$out/tl-bench-resources.txt" 2>&1
+}
+if [ "${TL_BENCH:-1}" = only ]; then
+  bench
+  echo; echo "==== summary"; printf '%s\n' "${summary[@]}"; exit $status
+fi
 step "puzzles on the GPU (puzzle sizes)" "$puzzles" check all --backend cuda
 step "puzzles on the GPU (+8 random sizes each)" "$puzzles" check all --backend cuda --random 8 --seed 7
 step "GPU tests" "$build/tests/gpu/tl_gpu_tests" --order rand --rng-seed 11
 step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)"
+[ "${TL_BENCH:-1}" != 0 ] && bench
 for tool in memcheck racecheck synccheck; do
   step "compute-sanitizer $tool, 12 puzzles" compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$puzzles" check all --backend cuda

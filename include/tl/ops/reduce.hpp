@@ -27,6 +27,7 @@ struct minmax_result {
 };
 
 struct sum_reducer {
+  static constexpr bool indexed = false;  // combine() ignores the index
   template <class T> using result = typename sum_result<T>::type;
   template <class T> using acc = compute_t<result<T>>;
   template <class T> TL_INLINE static acc<T> init() { return acc<T>(0); }
@@ -38,6 +39,7 @@ struct sum_reducer {
 
 template <bool IsMax, bool WantIndex>
 struct extreme_reducer {
+  static constexpr bool indexed = true;
   template <class T> using value = compute_t<typename minmax_result<T>::type>;
   template <class T> using result = std::conditional_t<WantIndex, std::int32_t, typename minmax_result<T>::type>;
   template <class T> using acc = value<T>;

@@ -1,15 +1,17 @@
 // tl/backend/cuda/dot.hpp: tl::dot on the GPU (used by ops/dot.hpp).
 //
-// The operands A (M x K) and B (K x N), per batch, are evaluated in registers and written to
-// shared memory row-major; so is the accumulator. Then:
-//   tensor cores  fp16/bf16 (mma.sync m16n8k16) and float32 with tf32 (m16n8k8, each input
-//                 rounded to tf32 with cvt.rna, as the CPU backend emulates), float32
-//                 accumulation, when M % 16 == 0, N % 8 == 0 and K fits the instruction.
-//                 The warps take the 16 x 8 tiles of the result in turn; each loads its
-//                 fragments from shared memory, runs K / k mma steps, and writes the tile
-//                 back; every thread then reads its slots of the result.
-//   FMA           everything else (float32 with tl::ieee or tl::tf32x3, float64, int8, odd
-//                 shapes): each thread computes the result elements of its own slots.
+// Tensor cores: fp16/bf16 (mma.sync m16n8k16) and float32 with tf32 (m16n8k8, each input
+// rounded to tf32 with cvt.rna, as the CPU backend emulates), float32 accumulation, when the
+// result has the tiled layout (layout.hpp) and M, N are multiples of 16, K of the instruction's
+// k. The tiled layout is the mma accumulator layout, so the accumulator never leaves the
+// registers: each thread's slots, 8 at a time, are the d registers of two m16n8 tiles (16 rows
+// x 16 columns, the columns permuted: lane q holds columns 4q..4q+3 of the group, the two
+// n8 halves columns 4q + {0,1} and 4q + {2,3}). A and B are written to shared memory, rows
+// padded so that fragment loads hit distinct banks, B's columns stored in the permuted order;
+// then each warp runs, per k step, its m tiles x n groups of mma with fragments from there.
+//
+// FMA: everything else (float32 with tl::ieee or tl::tf32x3, float64, int8, other shapes):
+// A and B in shared memory, each thread computes the result elements of its own slots.
 #pragma once
 
 #include "../../expr/block.hpp"
@@ -36,46 +38,72 @@ __device__ __forceinline__ unsigned to_tf32(float x) {
   return r;
 }
 
-// One 16 x 8 tile of D += A B, A row-major (lda = K) and B row-major (ldb = N) in shared
-// memory, the accumulator d in the registers of the warp. Fragment positions per PTX's
-// mma.m16n8k{8,16} layouts: g = lane / 4 is the row (of A and D) or the column (of B),
-// q = lane % 4 picks the pair of k (A, B) or of columns (D).
-//   d[0], d[1]: row g,     columns 2q, 2q + 1       d[2], d[3]: row g + 8, the same columns
-template <class Kind, class T, int K, int N>
-__device__ __forceinline__ void mma_tile(const T* A, const T* B, float (&d)[4], int row0, int col0) {
-  const int lane = thread_id() % 32, g = lane / 4, q = lane % 4;
-  for (int k0 = 0; k0 < K; k0 += Kind::k) {
-    const T* a_lo = A + (row0 + g) * K + k0;
-    const T* a_hi = a_lo + 8 * K;
-    if constexpr (std::is_same_v<Kind, mma_tf32>) {
-      const unsigned a0 = to_tf32(a_lo[q]), a1 = to_tf32(a_hi[q]), a2 = to_tf32(a_lo[q + 4]), a3 = to_tf32(a_hi[q + 4]);
-      const unsigned b0 = to_tf32(B[(k0 + q) * N + col0 + g]), b1 = to_tf32(B[(k0 + q + 4) * N + col0 + g]);
-      asm volatile(
-          "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-          "{%0,%1,%2,%3};"
-          : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-          : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-    } else {
-      const unsigned a0 = pack16(a_lo[2 * q].bits, a_lo[2 * q + 1].bits);
-      const unsigned a1 = pack16(a_hi[2 * q].bits, a_hi[2 * q + 1].bits);
-      const unsigned a2 = pack16(a_lo[2 * q + 8].bits, a_lo[2 * q + 9].bits);
-      const unsigned a3 = pack16(a_hi[2 * q + 8].bits, a_hi[2 * q + 9].bits);
-      const T* b = B + (k0 + 2 * q) * N + col0 + g;
-      const unsigned b0 = pack16(b[0].bits, b[N].bits);
-      const unsigned b1 = pack16(b[8 * N].bits, b[9 * N].bits);
-      if constexpr (std::is_same_v<Kind, mma_f16>)
-        asm volatile(
-            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-            "{%0,%1,%2,%3};"
-            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-      else
-        asm volatile(
-            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-            "{%0,%1,%2,%3};"
-            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-    }
+template <class Kind, class T>
+struct mma_operands {
+  // Row padding of A and B in shared memory, in elements: fragment loads of the 8 rows x 4
+  // lanes of a warp then fall in distinct banks (A: 16 bytes; B: 32 bytes for 32-bit types,
+  // 16 bytes for 16-bit ones, whose lanes pair up on words).
+  static constexpr int pad_a = 16 / int(sizeof(T));
+  static constexpr int pad_b = (sizeof(T) == 4 ? 32 : 16) / int(sizeof(T));
+};
+
+// Position of column c of B inside its group of 16 in shared memory: logical column
+// 4a + 2h + b is column 2a + b of n8 half h, stored at 8h + 2a + b.
+TL_INLINE constexpr int permuted_column(int c) {
+  return (c & ~15) | ((c & 2) << 2) | ((c >> 1) & 6) | (c & 1);
+}
+
+// One mma: d += a b, fragments per PTX's mma.m16n8k{8,16} layouts.
+template <class Kind>
+__device__ __forceinline__ void mma(float* d, const unsigned (&a)[4], const unsigned (&b)[2]) {
+  if constexpr (std::is_same_v<Kind, mma_tf32>)
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  else if constexpr (std::is_same_v<Kind, mma_f16>)
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  else
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+template <class T>
+__device__ __forceinline__ unsigned bits16(const T& x) {
+  return x.bits;
+}
+
+// The A fragment of rows r, r + 8 (row stride lda) at k0; the B fragment of stored column n.
+template <class Kind, class T>
+__device__ __forceinline__ void load_a(const T* A, int lda, int r, int k0, int q, unsigned (&a)[4]) {
+  const T* lo = A + r * lda + k0;
+  const T* hi = lo + 8 * lda;
+  if constexpr (std::is_same_v<Kind, mma_tf32>) {
+    a[0] = to_tf32(lo[q]);
+    a[1] = to_tf32(hi[q]);
+    a[2] = to_tf32(lo[q + 4]);
+    a[3] = to_tf32(hi[q + 4]);
+  } else {
+    a[0] = *reinterpret_cast<const unsigned*>(lo + 2 * q);
+    a[1] = *reinterpret_cast<const unsigned*>(hi + 2 * q);
+    a[2] = *reinterpret_cast<const unsigned*>(lo + 2 * q + 8);
+    a[3] = *reinterpret_cast<const unsigned*>(hi + 2 * q + 8);
+  }
+}
+template <class Kind, class T>
+__device__ __forceinline__ void load_b(const T* B, int ldb, int k0, int n, int q, unsigned (&b)[2]) {
+  if constexpr (std::is_same_v<Kind, mma_tf32>) {
+    b[0] = to_tf32(B[(k0 + q) * ldb + n]);
+    b[1] = to_tf32(B[(k0 + q + 4) * ldb + n]);
+  } else {
+    const T* p = B + (k0 + 2 * q) * ldb + n;
+    b[0] = pack16(bits16(p[0]), bits16(p[ldb]));
+    b[1] = pack16(bits16(p[8 * ldb]), bits16(p[9 * ldb]));
   }
 }
 
@@ -104,11 +132,37 @@ struct mma_kind<float, float, true> {
   using type = mma_tf32;
 };
 
+template <class Kind>
+constexpr int mma_k() {
+  if constexpr (std::is_void_v<Kind>) return 1;
+  else return Kind::k;
+}
+
 // Slot i of the accumulator block, or 0 when the dot has none.
 template <class R, class Acc>
 __device__ __forceinline__ R accumulator(const Acc* acc, int i) {
   if constexpr (std::is_void_v<Acc>) return R(0);
   else return static_cast<R>(static_cast<compute_t<typename Acc::value_type>>(acc->v[i]));
+}
+
+// Writes block x (rows of `cols` elements) to shared memory with row stride ld; Permute:
+// B's column order (permuted_column). Chunks of the layout go out as vectors where they can.
+template <bool Permute, class X>
+__device__ __forceinline__ void write_padded(const X& x, typename X::value_type* dst, int cols, int ld) {
+  using L = layout<typename X::shape_type>;
+  using T = typename X::value_type;
+  constexpr int V = Permute ? (L::vec < 2 ? L::vec : 2) : L::vec;
+  const int t = thread_id();
+  TL_UNROLL
+  for (int i = 0; i < L::slots; i += V) {
+    if (!L::valid(t, i)) continue;
+    const std::int64_t f = L::flat(t, i);
+    const int r = int(f / cols), c = int(f % cols);
+    vector_of<T, V> w;
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) w.x[k] = x.v[i + k];
+    *reinterpret_cast<vector_of<T, V>*>(dst + std::int64_t(r) * ld + (Permute ? permuted_column(c) : c)) = w;
+  }
 }
 
 // out = acc + a @ b, for D = dot_shapes<...>; In is the FMA path's multiply type.
@@ -118,72 +172,81 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   using AccT = typename Out::value_type;
   constexpr int M = D::M, N = D::N, K = D::K, BA = D::BA;
   using Kind = typename mma_kind<TA, AccT, UseTf32>::type;
-  constexpr bool tensor_cores = !std::is_void_v<Kind> && M % 16 == 0 && N % 8 == 0 && K % 16 == 0;
-  constexpr int a_bytes = smem_bytes<TA>(std::int64_t(BA) * M * K);
-  constexpr int b_bytes = smem_bytes<TA>(std::int64_t(BA) * K * N);
-  constexpr int c_bytes = tensor_cores ? smem_bytes<float>(std::int64_t(BA) * M * N) : 0;
-  // One region, used in turns: the accumulator (C), then A and B, then the result (C).
-  char* base = scratch<scratch_size(a_bytes + b_bytes > c_bytes ? a_bytes + b_bytes : c_bytes)>();
-  TA* A = reinterpret_cast<TA*>(base);
-  TA* B = reinterpret_cast<TA*>(base + a_bytes);
-  float* C = reinterpret_cast<float*>(base);
   using LO = layout<typename Out::shape_type>;
+  using LA = layout<typename EA::shape_type>;
   const int t = thread_id();
 
+  constexpr bool tensor_cores = !std::is_void_v<Kind> && LO::tiled && M % 16 == 0 && N % 16 == 0 &&
+                                K % mma_k<Kind>() == 0 && K % LA::vec == 0;
   if constexpr (tensor_cores) {
-    constexpr int tiles_m = M / 16, tiles_n = N / 8, tiles = BA * tiles_m * tiles_n;
-    constexpr int warps = threads / 32, per_warp = (tiles + warps - 1) / warps;
-    const int warp = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
-    float d[per_warp][4];
-    // Tile w + warps * j of the result belongs to warp w; its row-major corner, batch included.
-    auto corner = [&](int j, int& bt, int& row0, int& col0) {
-      const int tile = warp + warps * j, r = tile % (tiles_m * tiles_n);
-      bt = tile / (tiles_m * tiles_n);
-      row0 = (r / tiles_n) * 16;
-      col0 = (r % tiles_n) * 8;
-      return tile < tiles;
-    };
+    using P = mma_operands<Kind, TA>;
+    constexpr int lda = K + P::pad_a, ldb = N + P::pad_b;
+    constexpr int a_bytes = smem_bytes<TA>(std::int64_t(BA) * M * lda);
+    constexpr int b_bytes = smem_bytes<TA>(std::int64_t(BA) * K * ldb);
+    char* base = scratch<scratch_size(a_bytes + b_bytes)>();
+    TA* A = reinterpret_cast<TA*>(base);
+    TA* B = reinterpret_cast<TA*>(base + a_bytes);
     barrier();
-    TL_UNROLL
-    for (int i = 0; i < LO::slots; ++i)
-      if (LO::valid(t, i)) C[LO::flat(t, i)] = accumulator<float>(acc, i);
+    write_padded<false>(ea, A, K, lda);
+    write_padded<true>(eb, B, N, ldb);
     barrier();
+
+    // The thread's slots, 8 at a time: groups r = mt * NG + ng (m tiles x n groups).
+    constexpr int NG = 1 << LO::bits.col_slot_bits;
+    constexpr int MT = LO::slots / 8 / NG;
+    const int lane = t % 32, g = lane / 4, q = lane % 4;
+    float d[LO::slots];
     TL_UNROLL
-    for (int j = 0; j < per_warp; ++j) {
-      int bt, r0, c0;
-      if (!corner(j, bt, r0, c0)) continue;
-      const float* c = C + std::int64_t(bt) * M * N + (r0 + g) * N + c0 + 2 * q;
-      d[j][0] = c[0];
-      d[j][1] = c[1];
-      d[j][2] = c[8 * N];
-      d[j][3] = c[8 * N + 1];
+    for (int i = 0; i < LO::slots; ++i) d[i] = accumulator<float>(acc, i);
+    if (LO::valid(t, 0)) {
+      int a_row[MT], b_row0[MT], b_col[NG];
+      TL_UNROLL
+      for (int mt = 0; mt < MT; ++mt) {
+        const int row = int(LO::flat(t, 8 * mt * NG) / N) - g;  // first row of the 16-row tile
+        a_row[mt] = row + g;
+        b_row0[mt] = row / M * K;  // the batch's first row of B
+      }
+      TL_UNROLL
+      for (int ng = 0; ng < NG; ++ng) b_col[ng] = int(LO::flat(t, 8 * ng) % N) / 16 * 16 + g;
+      TL_UNROLL
+      for (int k0 = 0; k0 < K; k0 += Kind::k) {
+        unsigned a[MT][4], b[NG][2][2];
+        TL_UNROLL
+        for (int mt = 0; mt < MT; ++mt) load_a<Kind>(A, lda, a_row[mt], k0, q, a[mt]);
+        TL_UNROLL
+        for (int mt = 0; mt < MT; ++mt) {
+          if (mt == 0 || BA > 1) {  // a batched dot: each 16-row tile reads its own batch of B
+            TL_UNROLL
+            for (int ng = 0; ng < NG; ++ng) {
+              TL_UNROLL
+              for (int h = 0; h < 2; ++h)
+                load_b<Kind>(B + std::int64_t(b_row0[mt]) * ldb, ldb, k0, b_col[ng] + 8 * h, q, b[ng][h]);
+            }
+          }
+          TL_UNROLL
+          for (int ng = 0; ng < NG; ++ng) {
+            TL_UNROLL
+            for (int h = 0; h < 2; ++h) {
+              float* dd = d + 8 * (mt * NG + ng) + 2 * h;
+              float frag[4] = {dd[0], dd[1], dd[4], dd[5]};
+              mma<Kind>(frag, a[mt], b[ng][h]);
+              dd[0] = frag[0];
+              dd[1] = frag[1];
+              dd[4] = frag[2];
+              dd[5] = frag[3];
+            }
+          }
+        }
+      }
     }
-    barrier();
-    write_rows(ea, A);
-    write_rows(eb, B);
-    barrier();
     TL_UNROLL
-    for (int j = 0; j < per_warp; ++j) {
-      int bt, r0, c0;
-      if (corner(j, bt, r0, c0))
-        mma_tile<Kind, TA, K, N>(A + std::int64_t(bt) * M * K, B + std::int64_t(bt) * K * N, d[j], r0, c0);
-    }
-    barrier();
-    TL_UNROLL
-    for (int j = 0; j < per_warp; ++j) {
-      int bt, r0, c0;
-      if (!corner(j, bt, r0, c0)) continue;
-      float* c = C + std::int64_t(bt) * M * N + (r0 + g) * N + c0 + 2 * q;
-      c[0] = d[j][0];
-      c[1] = d[j][1];
-      c[8 * N] = d[j][2];
-      c[8 * N + 1] = d[j][3];
-    }
-    barrier();
-    TL_UNROLL
-    for (int i = 0; i < LO::slots; ++i)
-      if (LO::valid(t, i)) out.v[i] = convert<AccT>(C[LO::flat(t, i)]);
+    for (int i = 0; i < LO::slots; ++i) out.v[i] = convert<AccT>(d[i]);
   } else {
+    constexpr int a_bytes = smem_bytes<TA>(std::int64_t(BA) * M * K);
+    constexpr int b_bytes = smem_bytes<TA>(std::int64_t(BA) * K * N);
+    char* base = scratch<scratch_size(a_bytes + b_bytes)>();
+    TA* A = reinterpret_cast<TA*>(base);
+    TA* B = reinterpret_cast<TA*>(base + a_bytes);
     barrier();
     write_rows(ea, A);
     write_rows(eb, B);

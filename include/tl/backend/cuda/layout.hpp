@@ -1,20 +1,30 @@
 // tl/backend/cuda/layout.hpp: how a block tensor is spread over the threads of a program.
 //
-// One program is one CUDA thread block of P = 32 * TL_NUM_WARPS threads. A block of shape S
-// (n elements, row-major flat index f) is cut into chunks of V consecutive elements; chunk
-// c belongs to thread c % P, which keeps it in registers as V of its `slots`:
+// One program is one CUDA thread block of P = 32 * TL_NUM_WARPS threads; each thread keeps
+// its share of a block in registers, its `slots`. The layout depends only on the shape, never
+// on the element type, so all blocks of one shape line up slot by slot: elementwise work
+// between them needs no data movement. Two layouts (docs/04-cuda-backend.md draws both):
 //
+// Tiled: 2-D and higher blocks whose size is a power of two, with at least 16 rows (all axes
+// but the last, flattened) and 16 columns. Each bit of the flat index comes from a bit of the
+// slot number or of the thread number:
+//   column bits 0,1: slot bits 0,1     (4 consecutive columns per thread: 128-bit accesses)
+//   column bits 2,3: lane bits 0,1     row bits 0,1,2: lane bits 2,3,4
+//   row bit 3:       slot bit 2        (rows r and r + 8: the halves of a 16-row mma tile)
+//   the warp bits on row bits 4.. and column bits 4.., alternately; the rest on slot bits.
+// A warp covers 8 rows x 16 columns per access, and its registers are exactly the
+// accumulator fragments of mma.sync (with columns permuted inside each group of 16), so a
+// dot accumulates in place; reductions along a row need mostly register and lane work.
+//
+// Round-robin: every other block. Cut row-major into chunks of V consecutive elements
+// (V = 4 when each thread gets at least 4, else 2 or 1), chunk c held by thread c % P:
 //   n = 1024, P = 128, V = 4:   f = 0..3 -> thread 0 slots 0..3,  f = 4..7 -> thread 1 ...
 //                               f = 512..515 -> thread 0 slots 4..7, ...
-//
-// V is 4 when every thread gets at least 4 elements (a 128-bit access for 32-bit types), else
-// 2 or 1. The layout depends only on the shape, never on the element type, so all blocks of
-// one shape line up slot by slot: elementwise work between them needs no data movement.
 // A block of one element is replicated: every thread holds it (a scalar every thread reads).
-// docs/04-cuda-backend.md draws these layouts.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "../../config.hpp"
 #include "../../core/shape.hpp"
@@ -23,19 +33,112 @@ namespace tl::detail::cuda {
 
 inline constexpr int threads = 32 * TL_NUM_WARPS;
 
+constexpr int log2_exact(std::int64_t n) {  // -1 unless n is a power of two
+  if (n <= 0 || (n & (n - 1)) != 0) return -1;
+  int b = 0;
+  while ((std::int64_t(1) << b) < n) ++b;
+  return b;
+}
+
+// Where each bit of the flat index comes from: a slot bit (src >= 0) or thread bit -1 - src.
+struct bit_map {
+  int bits = 0;  // flat index bits
+  int src[48] = {};
+  int slot_bits = 0;
+  unsigned thread_used = 0;  // mask of the thread bits that select data (others: no data)
+  int col_slot_bits = 0;     // tiled: slot bits 3.. on column bits >= 4 (then row bits >= 4)
+};
+
+constexpr bit_map tiled_bits(int row_bits, int col_bits) {
+  bit_map m;
+  m.bits = row_bits + col_bits;
+  const int warp_bits = log2_exact(TL_NUM_WARPS);
+  auto thread = [&](int b, int tb) {
+    m.src[b] = -1 - tb;
+    m.thread_used |= 1u << tb;
+  };
+  m.src[0] = 0;
+  m.src[1] = 1;
+  thread(2, 0);
+  thread(3, 1);
+  for (int j = 0; j < 3; ++j) thread(col_bits + j, 2 + j);
+  m.src[col_bits + 3] = 2;
+  int r = 4, c = 4, w = 0;
+  for (bool rows_turn = true; w < warp_bits; rows_turn = !rows_turn) {
+    if (rows_turn && r < row_bits) thread(col_bits + r++, 5 + w++);
+    else if (!rows_turn && c < col_bits) thread(c++, 5 + w++);
+    else if (r >= row_bits && c >= col_bits) break;
+  }
+  int slot = 3;
+  for (; c < col_bits; ++c) m.src[c] = slot++;
+  m.col_slot_bits = slot - 3;
+  for (; r < row_bits; ++r) m.src[col_bits + r] = slot++;
+  m.slot_bits = slot;
+  return m;
+}
+
+constexpr bit_map round_robin_bits(int bits, int vec_bits) {
+  bit_map m;
+  m.bits = bits;
+  const int thread_bits = log2_exact(threads);
+  int b = 0, slot = 0;
+  for (; b < vec_bits && b < bits; ++b) m.src[b] = slot++;
+  for (int tb = 0; tb < thread_bits && b < bits; ++tb, ++b) {
+    m.src[b] = -1 - tb;
+    m.thread_used |= 1u << tb;
+  }
+  for (; b < bits; ++b) m.src[b] = slot++;
+  m.slot_bits = slot;
+  return m;
+}
+
 template <class S>
 struct layout {
   static constexpr std::int64_t n = S::size;
   static constexpr bool replicated = n == 1;
-  static constexpr int vec = n >= 4LL * threads ? 4 : n >= 2LL * threads ? 2 : 1;
-  static constexpr std::int64_t chunk_stride = std::int64_t(threads) * vec;  // elements per round of chunks
-  static constexpr int slots = replicated ? 1 : int((n + chunk_stride - 1) / chunk_stride) * vec;
-  // The flat index held in slot i of thread t (may be >= n in the last round: see valid).
+  static constexpr int last = S::rank > 0 ? S::dim(S::rank - 1) : 1;
+  static constexpr bool pow2 = log2_exact(n) >= 0 && log2_exact(threads) >= 0;
+  static constexpr bool tiled = pow2 && S::rank >= 2 && last >= 16 && n / last >= 16;
+  static constexpr int vec = tiled ? 4 : n >= 4LL * threads ? 4 : n >= 2LL * threads ? 2 : 1;
+  static constexpr std::int64_t chunk_stride = std::int64_t(threads) * vec;  // round-robin: elements per round
+  // The bit map (power-of-two sizes; the reductions and dot use it).
+  static constexpr bit_map bits = !pow2 || replicated ? bit_map{}
+                                  : tiled            ? tiled_bits(log2_exact(n / last), log2_exact(last))
+                                                     : round_robin_bits(log2_exact(n), log2_exact(vec));
+  static constexpr int slots = replicated ? 1
+                               : tiled    ? 1 << bits.slot_bits
+                                          : int((n + chunk_stride - 1) / chunk_stride) * vec;
+  // The flat index held in slot i of thread t (round-robin: may be >= n in the last round).
   TL_INLINE static constexpr std::int64_t flat(int t, int i) {
-    if constexpr (replicated) return 0;
-    else return std::int64_t(i / vec) * chunk_stride + std::int64_t(t) * vec + i % vec;
+    if constexpr (replicated) {
+      return 0;
+    } else if constexpr (tiled) {
+      return flat_of_bits(t, i, std::make_integer_sequence<int, bits.bits>{});
+    } else {
+      return std::int64_t(i / vec) * chunk_stride + std::int64_t(t) * vec + i % vec;
+    }
   }
-  TL_INLINE static constexpr bool valid(int t, int i) { return replicated || flat(t, i) < n; }
+  template <int Src>
+  TL_INLINE static constexpr std::int64_t bit_of(int t, int i) {
+    if constexpr (Src >= 0) return (i >> Src) & 1;
+    else return (t >> (-1 - Src)) & 1;
+  }
+  template <int... B>
+  TL_INLINE static constexpr std::int64_t flat_of_bits(int t, int i, std::integer_sequence<int, B...>) {
+    return (std::int64_t(0) | ... | (bit_of<bits.src[B]>(t, i) << B));
+  }
+  // Does thread t hold data in slot i?
+  TL_INLINE static constexpr bool valid(int t, int i) {
+    if constexpr (replicated) return true;
+    else if constexpr (tiled) return (unsigned(t) & ~bits.thread_used) == 0;
+    else return flat(t, i) < n;
+  }
+};
+
+// V elements moved by one vector instruction (V * sizeof(T) <= 16 bytes).
+template <class T, int V>
+struct alignas(sizeof(T) * V) vector_of {
+  T x[V];
 };
 
 // Bytes of n elements of T in shared memory, rounded up to whole 16-byte rows.

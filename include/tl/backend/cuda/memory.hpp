@@ -14,11 +14,6 @@
 namespace tl::detail::cuda {
 
 #if TL_DEVICE_PASS
-template <class T, int V>
-struct alignas(sizeof(T) * V) vector_of {
-  T x[V];
-};
-
 // May the V lanes of chunk [i0, i0 + V) be moved as one vector?
 template <class T, int V, class P>
 __device__ __forceinline__ bool chunk_is_vector(const P (&p)[V], const bool (&m)[V]) {

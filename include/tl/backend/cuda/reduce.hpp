@@ -1,13 +1,16 @@
 // tl/backend/cuda/reduce.hpp: reductions along an axis on the GPU (used by ops/reduce.hpp).
 //
-// The input (shape S, K elements along the axis, n_out results) is evaluated in registers and
-// written once to shared memory. Then G threads work on each result: G is a power of two up
-// to 32, as many as the threads allow (threads / n_out) and K can use. Each of the G threads
-// folds K / G elements (k = g, g + G, ...), the G partial results are joined with warp
-// shuffles, and the first thread of the group writes the result to shared memory, from which
-// every thread reads the results its slots hold.
+// Power-of-two blocks (layout.hpp gives each bit of the flat index a source): the bits of the
+// reduced axis that come from slot bits are folded in registers, those from lane bits with
+// __shfl_xor_sync (one step per bit, every lane ends with the result), those from warp bits
+// through shared memory, which also carries the results to the slots of the output's layout:
 //
-//   sum<1> of a 4 x 64 block, 128 threads: G = 32 threads per row, 2 elements each, 5 shuffles.
+//   sum<1> of a 128 x 128 block (tiled, 4 warps): each thread folds 32 columns of each of its
+//   4 rows in registers, 2 shuffle steps join the 4 lanes of a row, and the 2 warps that share
+//   a row add up in shared memory; one barrier pair in all.
+//
+// Other sizes: the input is written to shared memory and G threads (a power of two up to 32)
+// fold each result, joined with __shfl_down_sync.
 #pragma once
 
 #include <cstring>
@@ -45,8 +48,124 @@ inline constexpr int reduce_group(std::int64_t n_out, int k) {
   return g;
 }
 
+template <class T>
+__device__ __forceinline__ T shuffle_xor(const T& x, int mask) {
+  static_assert(sizeof(T) <= 8, "tl: reductions shuffle values of at most 8 bytes");
+  if constexpr (sizeof(T) <= 4) {
+    unsigned u = 0;
+    std::memcpy(&u, &x, sizeof(T));
+    u = __shfl_xor_sync(0xffffffffu, u, mask);
+    T r;
+    std::memcpy(&r, &u, sizeof(T));
+    return r;
+  } else {
+    unsigned long long u = 0;
+    std::memcpy(&u, &x, sizeof(T));
+    u = __shfl_xor_sync(0xffffffffu, u, mask);
+    T r;
+    std::memcpy(&r, &u, sizeof(T));
+    return r;
+  }
+}
+
+// Which slot, lane and warp bits of layout L hold the flat bits [lo, hi) (the reduced axis).
+template <class L>
+struct axis_sources {
+  unsigned slot = 0, lane = 0, warp = 0;  // masks of slot bits, lane bits (0..4), warp bits (0..)
+  constexpr axis_sources(int lo, int hi) {
+    for (int b = lo; b < hi; ++b) {
+      const int s = L::bits.src[b];
+      if (s >= 0) slot |= 1u << s;
+      else if (-1 - s < 5) lane |= 1u << (-1 - s);
+      else warp |= 1u << (-1 - s - 5);
+    }
+  }
+};
+
 template <class Red, int Axis, class S, class Kept, class E, class Out>
-__device__ void reduce(const E& e, Out& out) {
+__device__ void reduce_by_bits(const E& e, Out& out) {
+  using T = value_of_t<E>;
+  using A = typename Red::template acc<T>;
+  using L = layout<S>;
+  using LO = layout<typename Out::shape_type>;
+  constexpr int K = S::dim(Axis);
+  constexpr std::int64_t inner = [] {  // elements between two neighbours along the axis
+    std::int64_t p = 1;
+    for (int a = Axis + 1; a < S::rank; ++a) p *= S::dim(a);
+    return p;
+  }();
+  constexpr int lo = log2_exact(inner), hi = lo + log2_exact(K);
+  constexpr axis_sources<L> src(lo, hi);
+  constexpr int warp_groups = 1 << __builtin_popcount(src.warp);
+  constexpr std::int64_t n_out = Kept::size;
+  constexpr bool indexed = Red::indexed;
+
+  const block_t<T, S> x(e);  // the input in registers (evaluating e may stage its own operands)
+  const int t = thread_id();
+
+  // 1. Registers: slot i (its axis slot bits zero) folds every slot i | sub, sub in those bits.
+  A part[L::slots];
+  int idx[L::slots];
+  TL_UNROLL
+  for (int i = 0; i < L::slots; ++i) {
+    if ((unsigned(i) & src.slot) != 0) continue;
+    part[i] = Red::template init<T>();
+    idx[i] = -1;
+    TL_UNROLL
+    for (int j = i; j < L::slots; ++j) {
+      if ((unsigned(j) & ~src.slot) != unsigned(i) || !L::valid(t, j)) continue;
+      const int k = int((L::flat(t, j) >> lo) & (K - 1));
+      Red::template step<T>(part[i], idx[i], x.v[j], k);
+    }
+  }
+  // 2. Lanes: one butterfly step per axis lane bit.
+  TL_UNROLL
+  for (int b = 0; b < 5; ++b) {
+    if (!(src.lane & (1u << b))) continue;
+    TL_UNROLL
+    for (int i = 0; i < L::slots; ++i) {
+      if ((unsigned(i) & src.slot) != 0) continue;
+      const A other = shuffle_xor(part[i], 1 << b);
+      const int other_idx = indexed ? shuffle_xor(idx[i], 1 << b) : 0;
+      Red::template combine<T>(part[i], idx[i], other, other_idx);
+    }
+  }
+  // 3. Warps and the output layout, through shared memory: one partial per warp group.
+  constexpr int a_bytes = smem_bytes<A>(warp_groups * n_out);
+  constexpr int bytes = a_bytes + (indexed ? smem_bytes<int>(warp_groups * n_out) : 0);
+  char* base = scratch<scratch_size(bytes)>();
+  A* red = reinterpret_cast<A*>(base);
+  int* red_idx = reinterpret_cast<int*>(base + a_bytes);
+  const unsigned lane = unsigned(t) % 32, warp = unsigned(t) / 32;
+  int group = 0;  // this warp's index among the warps that share a result
+  for (int b = 0, g = 0; b < 16; ++b)
+    if (src.warp & (1u << b)) group |= int((warp >> b) & 1u) << g++;
+  barrier();
+  if ((lane & src.lane) == 0) {
+    TL_UNROLL
+    for (int i = 0; i < L::slots; ++i) {
+      if ((unsigned(i) & src.slot) != 0 || !L::valid(t, i)) continue;
+      const std::int64_t f = L::flat(t, i);
+      const std::int64_t o = ((f >> hi) << lo) | (f & (inner - 1));
+      red[group * n_out + o] = part[i];
+      if constexpr (indexed) red_idx[group * n_out + o] = idx[i];
+    }
+  }
+  barrier();
+  TL_UNROLL
+  for (int i = 0; i < LO::slots; ++i) {
+    if (!LO::valid(t, i)) continue;
+    const std::int64_t o = LO::flat(t, i);
+    A a = red[o];
+    int ia = indexed ? red_idx[o] : 0;
+    TL_UNROLL
+    for (int g = 1; g < warp_groups; ++g) Red::template combine<T>(a, ia, red[g * n_out + o], indexed ? red_idx[g * n_out + o] : 0);
+    out.v[i] = Red::template finish<T>(a, ia);
+  }
+}
+
+template <class Red, int Axis, class S, class Kept, class E, class Out>
+__device__ void reduce_via_shared(const E& e, Out& out) {
   using T = value_of_t<E>;
   using A = typename Red::template acc<T>;
   using R = typename Out::value_type;
@@ -91,6 +210,14 @@ __device__ void reduce(const E& e, Out& out) {
   TL_UNROLL
   for (int i = 0; i < LO::slots; ++i)
     if (LO::valid(t, i)) out.v[i] = res[LO::flat(t, i)];
+}
+
+template <class Red, int Axis, class S, class Kept, class E, class Out>
+__device__ __forceinline__ void reduce(const E& e, Out& out) {
+  if constexpr (layout<S>::pow2 && !layout<S>::replicated && layout<typename Out::shape_type>::pow2)
+    reduce_by_bits<Red, Axis, S, Kept>(e, out);
+  else
+    reduce_via_shared<Red, Axis, S, Kept>(e, out);
 }
 #endif
 
