@@ -4,25 +4,35 @@
 // consecutive elements (layout.hpp); a chunk whose V lanes are all masked in, point at V
 // consecutive elements of one buffer, and start at a multiple of V elements' size is moved
 // with one vector instruction (128-bit for four 32-bit elements), any other lane by itself.
-// The contiguity test runs on the pointers the thread has computed anyway, so a kernel gets
-// wide accesses wherever its offsets allow without declaring anything.
+// When the pointer expression's type shows unit steps along the last axis (axis_info.hpp:
+// ptr + pid * B + arange, outer sums of aranges, ...), only the first pointer of a chunk is
+// computed and the others follow from it; else the contiguity test runs on the pointers of
+// every lane. Either way a kernel gets wide accesses wherever its offsets allow, without
+// declaring anything; the alignment test runs on the address.
 #pragma once
 
+#include "../../expr/axis_info.hpp"
 #include "device_report.hpp"
 #include "staging.hpp"
 
 namespace tl::detail::cuda {
 
 #if TL_DEVICE_PASS
-// May the V lanes of chunk [i0, i0 + V) be moved as one vector?
-template <class T, int V, class P>
+// Chunks of V slots are V consecutive elements of one row, whose pointers step by one.
+template <class S, class EP, int V>
+inline constexpr bool unit_stride_chunks =
+    V > 1 && S::rank > 0 && S::dim(S::rank - 1) % V == 0 && last_axis_stride<EP>() == 1;
+
+// Are the V lanes of a chunk one vector's worth of memory? Contiguous: known from the type.
+template <class T, int V, bool Contiguous, class P>
 __device__ __forceinline__ bool chunk_is_vector(const P (&p)[V], const bool (&m)[V]) {
   if constexpr (V == 1 || sizeof(T) * V > 16) {
     return false;
   } else {
     bool ok = true;
     TL_UNROLL
-    for (int k = 0; k < V; ++k) ok = ok && m[k] && p[k].base == p[0].base && p[k].offset == p[0].offset + k;
+    for (int k = 0; k < V; ++k)
+      ok = ok && m[k] && (Contiguous || (p[k].base == p[0].base && p[k].offset == p[0].offset + k));
     if (!ok) return false;
     if (TL_DEVICE_CHECKS && !(p[0].in_bounds() && p[V - 1].in_bounds())) return false;
     return reinterpret_cast<std::uintptr_t>(p[0].get()) % (sizeof(T) * V) == 0;
@@ -41,17 +51,29 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
   for (int i0 = 0; i0 < L::slots; i0 += V) {
     P p[V];
     bool m[V];
-    TL_UNROLL
-    for (int k = 0; k < V; ++k) {
-      const int i = i0 + k;
-      m[k] = false;
-      if (!L::valid(t, i)) continue;
-      const auto c = unravel<S>(L::flat(t, i));
-      p[k] = operand_at<S>(ptrs, c, i);
-      m[k] = convert<bool>(operand_at<S>(mask, c, i));
-      if (!m[k]) out.v[i] = convert<T>(operand_at<S>(other, c, i));
+    if constexpr (unit_stride_chunks<S, EP, V>) {
+      if (!L::valid(t, i0)) continue;
+      auto c = unravel<S>(L::flat(t, i0));
+      const P p0 = operand_at<S>(ptrs, c, i0);
+      TL_UNROLL
+      for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
+        p[k] = p0 + k;
+        m[k] = convert<bool>(operand_at<S>(mask, c, i0 + k));
+        if (!m[k]) out.v[i0 + k] = convert<T>(operand_at<S>(other, c, i0 + k));
+      }
+    } else {
+      TL_UNROLL
+      for (int k = 0; k < V; ++k) {
+        const int i = i0 + k;
+        m[k] = false;
+        if (!L::valid(t, i)) continue;
+        const auto c = unravel<S>(L::flat(t, i));
+        p[k] = operand_at<S>(ptrs, c, i);
+        m[k] = convert<bool>(operand_at<S>(mask, c, i));
+        if (!m[k]) out.v[i] = convert<T>(operand_at<S>(other, c, i));
+      }
     }
-    if (chunk_is_vector<T, V>(p, m)) {
+    if (chunk_is_vector<T, V, unit_stride_chunks<S, EP, V>>(p, m)) {
       const auto w = *reinterpret_cast<const vector_of<T, V>*>(p[0].get());
       TL_UNROLL
       for (int k = 0; k < V; ++k) out.v[i0 + k] = w.x[k];
@@ -89,18 +111,30 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
     P p[V];
     bool m[V];
     Q x[V];
-    TL_UNROLL
-    for (int k = 0; k < V; ++k) {
-      const int i = i0 + k;
-      m[k] = false;
-      if (!L::valid(t, i)) continue;
-      const auto c = unravel<S>(L::flat(t, i));
-      m[k] = convert<bool>(operand_at<S>(mask, c, i));
-      if (!m[k]) continue;
-      p[k] = operand_at<S>(ptrs, c, i);
-      x[k] = convert<Q>(operand_at<S>(value, c, i));
+    if constexpr (unit_stride_chunks<S, EP, V>) {
+      if (!L::valid(t, i0)) continue;
+      auto c = unravel<S>(L::flat(t, i0));
+      const P p0 = operand_at<S>(ptrs, c, i0);
+      TL_UNROLL
+      for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
+        p[k] = p0 + k;
+        m[k] = convert<bool>(operand_at<S>(mask, c, i0 + k));
+        x[k] = convert<Q>(operand_at<S>(value, c, i0 + k));
+      }
+    } else {
+      TL_UNROLL
+      for (int k = 0; k < V; ++k) {
+        const int i = i0 + k;
+        m[k] = false;
+        if (!L::valid(t, i)) continue;
+        const auto c = unravel<S>(L::flat(t, i));
+        m[k] = convert<bool>(operand_at<S>(mask, c, i));
+        if (!m[k]) continue;
+        p[k] = operand_at<S>(ptrs, c, i);
+        x[k] = convert<Q>(operand_at<S>(value, c, i));
+      }
     }
-    if (chunk_is_vector<Q, V>(p, m)) {
+    if (chunk_is_vector<Q, V, unit_stride_chunks<S, EP, V>>(p, m)) {
       vector_of<Q, V> w;
       TL_UNROLL
       for (int k = 0; k < V; ++k) w.x[k] = x[k];
