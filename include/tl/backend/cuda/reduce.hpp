@@ -100,7 +100,10 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
   constexpr std::int64_t n_out = Kept::size;
   constexpr bool indexed = Red::indexed;
 
-  const block_t<T, S> x(e);  // the input in registers (evaluating e may stage its own operands)
+  // The input is evaluated slot by slot as it is folded, never held whole: a 128 x 128
+  // expression costs the registers of its partial results only.
+  E x = e;  // a copy whose broadcast blocks can be pointed at their staged copies
+  stage<S>(x);
   const int t = thread_id();
 
   // 1. Registers: slot i (its axis slot bits zero) folds every slot i | sub, sub in those bits.
@@ -108,15 +111,15 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
   int idx[L::slots];
   TL_UNROLL
   for (int i = 0; i < L::slots; ++i) {
-    if ((unsigned(i) & src.slot) != 0) continue;
     part[i] = Red::template init<T>();
     idx[i] = -1;
-    TL_UNROLL
-    for (int j = i; j < L::slots; ++j) {
-      if ((unsigned(j) & ~src.slot) != unsigned(i) || !L::valid(t, j)) continue;
-      const int k = int((L::flat(t, j) >> lo) & (K - 1));
-      Red::template step<T>(part[i], idx[i], x.v[j], k);
-    }
+  }
+  TL_UNROLL
+  for (int j = 0; j < L::slots; ++j) {  // one pass, in slot order: each fold sees k ascending
+    if (!L::valid(t, j)) continue;
+    const int i = int(unsigned(j) & ~src.slot);
+    const std::int64_t f = L::flat(t, j);
+    Red::template step<T>(part[i], idx[i], T(x.at(unravel<S>(f), j)), int((f >> lo) & (K - 1)));
   }
   // 2. Lanes: one butterfly step per axis lane bit.
   TL_UNROLL
