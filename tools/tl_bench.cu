@@ -612,7 +612,7 @@ ceilings measure_ceilings(const std::vector<bench_case>& cases, cudaStream_t s, 
   }
   if (need[ceiling::cublas_f16_dense]) {
     c.value[ceiling::cublas_f16_dense] = cublas_tflops(h, s, 1, 8192, 8192, 8192, true, CUBLAS_COMPUTE_32F, warmup, reps);
-    c.name[ceiling::cublas_f16_dense] = "cuBLAS fp16";
+    c.name[ceiling::cublas_f16_dense] = "cuBLAS fp16 dense";
   }
   BENCH_CUBLAS(cublasDestroy(h));
   return c;

@@ -5,9 +5,9 @@
 // __shfl_xor_sync (one step per bit, every lane ends with the result), those from warp bits
 // through shared memory, which also carries the results to the slots of the output's layout:
 //
-//   sum<1> of a 128 x 128 block (tiled, 4 warps): each thread folds 32 columns of each of its
-//   4 rows in registers, 2 shuffle steps join the 4 lanes of a row, and the 2 warps that share
-//   a row add up in shared memory; one barrier pair in all.
+//   sum<1> of a 128 x 128 block (tiled, 4 warps): each thread folds the 16 columns it holds
+//   of each of its 8 rows in registers, 2 shuffle steps join the 4 lanes of a row, and the 2
+//   warps that share a row add up in shared memory; one barrier pair in all.
 //
 // Other sizes: the input is written to shared memory and G threads (a power of two up to 32)
 // fold each result, joined with __shfl_down_sync.
