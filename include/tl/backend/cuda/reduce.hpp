@@ -21,51 +21,30 @@
 namespace tl::detail::cuda {
 
 #if TL_DEVICE_PASS
-// __shfl_down_sync for any 1- to 8-byte value.
+// A warp shuffle of any 1- to 8-byte value, moved as one 32- or 64-bit word.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_word(const T& x, Shuffle&& shuffle) {
+  static_assert(sizeof(T) <= 8, "tl: reductions shuffle values of at most 8 bytes");
+  std::conditional_t<(sizeof(T) <= 4), unsigned, unsigned long long> u = 0;
+  std::memcpy(&u, &x, sizeof(T));
+  u = shuffle(u);
+  T r;
+  std::memcpy(&r, &u, sizeof(T));
+  return r;
+}
 template <class T>
 __device__ __forceinline__ T shuffle_down(const T& x, int delta, int width) {
-  static_assert(sizeof(T) <= 8, "tl: reductions shuffle values of at most 8 bytes");
-  if constexpr (sizeof(T) <= 4) {
-    unsigned u = 0;
-    std::memcpy(&u, &x, sizeof(T));
-    u = __shfl_down_sync(0xffffffffu, u, delta, width);
-    T r;
-    std::memcpy(&r, &u, sizeof(T));
-    return r;
-  } else {
-    unsigned long long u = 0;
-    std::memcpy(&u, &x, sizeof(T));
-    u = __shfl_down_sync(0xffffffffu, u, delta, width);
-    T r;
-    std::memcpy(&r, &u, sizeof(T));
-    return r;
-  }
+  return shuffle_word(x, [&](auto u) { return __shfl_down_sync(0xffffffffu, u, delta, width); });
+}
+template <class T>
+__device__ __forceinline__ T shuffle_xor(const T& x, int mask) {
+  return shuffle_word(x, [&](auto u) { return __shfl_xor_sync(0xffffffffu, u, mask); });
 }
 
 inline constexpr int reduce_group(std::int64_t n_out, int k) {
   int g = 1;
   while (g < 32 && std::int64_t(g) * 2 * n_out <= threads && g * 2 <= k) g *= 2;
   return g;
-}
-
-template <class T>
-__device__ __forceinline__ T shuffle_xor(const T& x, int mask) {
-  static_assert(sizeof(T) <= 8, "tl: reductions shuffle values of at most 8 bytes");
-  if constexpr (sizeof(T) <= 4) {
-    unsigned u = 0;
-    std::memcpy(&u, &x, sizeof(T));
-    u = __shfl_xor_sync(0xffffffffu, u, mask);
-    T r;
-    std::memcpy(&r, &u, sizeof(T));
-    return r;
-  } else {
-    unsigned long long u = 0;
-    std::memcpy(&u, &x, sizeof(T));
-    u = __shfl_xor_sync(0xffffffffu, u, mask);
-    T r;
-    std::memcpy(&r, &u, sizeof(T));
-    return r;
-  }
 }
 
 // Which slot, lane and warp bits of layout L hold the flat bits [lo, hi) (the reduced axis).
