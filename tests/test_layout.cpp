@@ -1,0 +1,64 @@
+// The CUDA layouts, checked on the host (they are constexpr): every element of a block is held
+// by exactly one (thread, slot), chunks of `vec` slots are consecutive elements, and the tiled
+// layout has the mma accumulator structure the dot relies on.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include <tl/tl.hpp>
+
+namespace {
+using tl::detail::cuda::layout;
+using tl::detail::cuda::threads;
+
+template <int... D>
+void check_bijection() {
+  using L = layout<tl::shape<D...>>;
+  std::vector<int> owners(std::size_t(L::n), 0);
+  for (int t = 0; t < threads; ++t)
+    for (int i = 0; i < L::slots; ++i) {
+      if (!L::valid(t, i)) continue;
+      const std::int64_t f = L::flat(t, i);
+      REQUIRE(f >= 0);
+      REQUIRE(f < L::n);
+      ++owners[std::size_t(f)];
+      if (i % L::vec != 0) CHECK(f == L::flat(t, i - 1) + 1);  // a chunk is consecutive elements
+    }
+  for (std::size_t f = 0; f < owners.size(); ++f) {
+    INFO("flat index " << f);
+    CHECK(owners[f] == 1);
+  }
+}
+}  // namespace
+
+TEST_CASE("layouts hold every element of a block exactly once", "[layout]") {
+  check_bijection<1024>();
+  check_bijection<64>();
+  check_bijection<200>();
+  check_bijection<4, 1024>();
+  check_bijection<32, 4, 4>();
+  check_bijection<16, 16>();
+  check_bijection<64, 64>();
+  check_bijection<128, 32>();
+  check_bijection<1, 128, 128>();
+  check_bijection<2, 16, 64>();
+  check_bijection<48, 64>();
+  STATIC_REQUIRE(layout<tl::shape<64, 64>>::tiled);
+  STATIC_REQUIRE(!layout<tl::shape<4, 1024>>::tiled);  // 4 rows: round-robin
+  STATIC_REQUIRE(!layout<tl::shape<48, 64>>::tiled);   // not a power of two
+}
+
+TEST_CASE("the tiled layout is the mma accumulator layout, columns permuted per 16", "[layout]") {
+  using L = layout<tl::shape<128, 128>>;
+  STATIC_REQUIRE(L::vec == 4);
+  for (int t = 0; t < threads; ++t) {
+    const int g = t % 32 / 4, q = t % 4;
+    for (int i = 0; i < L::slots; i += 8) {
+      const std::int64_t f = L::flat(t, i);
+      const std::int64_t row = f / 128, col = f % 128;
+      CHECK(row % 8 == g);        // lane 4g + q: row g of its 8-row group ...
+      CHECK(col % 16 == 4 * q);   // ... columns 4q..4q+3 of its 16-column group
+      CHECK(L::flat(t, i + 4) == f + 8 * 128);  // slot bit 2: row g + 8 of the 16-row tile
+    }
+  }
+}
