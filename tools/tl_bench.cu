@@ -205,6 +205,15 @@ inline std::string pow2(long v) {
 
 inline double relu(double x) { return x > 0 ? x : 0; }
 
+// Puzzle 11 at B0 = B1 = 128, B2 = 1, in input type T with precision P.
+template <class T, int B_MID, auto P>
+struct p11_launch {
+  static void launch(const arrays& a, const sizes& n, const tl::launch_options& o) {
+    tl::launch<dot_kernel<128, 128, 1, B_MID, T, P>>(tl::grid(tl::cdiv(n.N0, 128), tl::cdiv(n.N1, 128), n.N2), o,
+                                                   a.get<T>(0), a.get<T>(1), a.f32(2), n.N0, n.N1, n.N2, n.MID);
+  }
+};
+
 std::vector<bench_case> all_cases() {
   std::vector<bench_case> cs;
   const auto f32 = kind::f32;
@@ -445,32 +454,14 @@ std::vector<bench_case> all_cases() {
     c.roof = roof;
     return c;
   };
-  struct p11_f32 {
-    static void launch(const arrays& a, const sizes& n, const tl::launch_options& o) {
-      tl::launch<dot_kernel<128, 128, 1, 32, float, tl::ieee>>(grid(cdiv(n.N0, 128), cdiv(n.N1, 128), n.N2), o,
-                                                               a.f32(0), a.f32(1), a.f32(2), n.N0, n.N1, n.N2, n.MID);
-    }
-  };
-  struct p11_tf32 {
-    static void launch(const arrays& a, const sizes& n, const tl::launch_options& o) {
-      tl::launch<dot_kernel<128, 128, 1, 32, float, tl::tf32>>(grid(cdiv(n.N0, 128), cdiv(n.N1, 128), n.N2), o,
-                                                               a.f32(0), a.f32(1), a.f32(2), n.N0, n.N1, n.N2, n.MID);
-    }
-  };
-  struct p11_f16 {
-    static void launch(const arrays& a, const sizes& n, const tl::launch_options& o) {
-      tl::launch<dot_kernel<128, 128, 1, 64, tl::fp16>>(grid(cdiv(n.N0, 128), cdiv(n.N1, 128), n.N2), o, a.f16(0),
-                                                        a.f16(1), a.f32(2), n.N0, n.N1, n.N2, n.MID);
-    }
-  };
   {
-    auto c = matmul("fp16", kind::f16, 64, ceiling::cublas_f16_batched, 1e-4, p11_f16{});
+    auto c = matmul("fp16", kind::f16, 64, ceiling::cublas_f16_batched, 1e-4, p11_launch<tl::fp16, 64, tl::ieee>{});
     c.target = 0.70;
     cs.push_back(c);
-    c = matmul("tf32", kind::f32, 32, ceiling::cublas_tf32, 2e-3, p11_tf32{});
+    c = matmul("tf32", kind::f32, 32, ceiling::cublas_tf32, 2e-3, p11_launch<float, 32, tl::tf32>{});
     c.target_rate = 150;
     cs.push_back(c);
-    c = matmul("f32", kind::f32, 32, ceiling::cublas_f32, 1e-5, p11_f32{});
+    c = matmul("f32", kind::f32, 32, ceiling::cublas_f32, 1e-5, p11_launch<float, 32, tl::ieee>{});
     cs.push_back(c);
   }
   {  // 12: 4-bit quantized weights times float32 activations, tf32 dot
@@ -825,9 +816,7 @@ int main(int argc, char** argv) {
       all_ok = all_ok && r.check_ok;
       r.st = time_runs([&](int i) { c.launch(sets[i % sets.size()], c.scaled, o); }, s, warmup, reps);
       const double amount = c.amount(c.scaled);
-      r.rate = c.unit == "GB/s" ? amount / (r.st.median * 1e-3) / 1e9
-               : c.unit == "TFLOP/s" ? amount / (r.st.median * 1e-3) / 1e12
-                                     : amount / (r.st.median * 1e-3) / 1e9;
+      r.rate = amount / (r.st.median * 1e-3) / (c.unit == "TFLOP/s" ? 1e12 : 1e9);  // GB/s, Gpair/s, Gpixel/s
       if (c.roof != ceiling::none) {
         r.roof = roofs.value.at(c.roof);
         r.roof_name = roofs.name.at(c.roof);

@@ -38,8 +38,8 @@ __device__ __forceinline__ unsigned to_tf32(float x) {
   return r;
 }
 
-template <class Kind, class T>
-struct mma_operands {
+template <class T>
+struct mma_padding {
   // Row padding of A and B in shared memory, in elements: fragment loads of the 8 rows x 4
   // lanes of a warp then fall in distinct banks (A: 16 bytes; B: 32 bytes for 32-bit types,
   // 16 bytes for 16-bit ones, whose lanes pair up on words).
@@ -73,11 +73,6 @@ __device__ __forceinline__ void mma(float* d, const unsigned (&a)[4], const unsi
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-template <class T>
-__device__ __forceinline__ unsigned bits16(const T& x) {
-  return x.bits;
-}
-
 // The A fragment of rows r, r + 8 (row stride lda) at k0; the B fragment of stored column n.
 template <class Kind, class T>
 __device__ __forceinline__ void load_a(const T* A, int lda, int r, int k0, int q, unsigned (&a)[4]) {
@@ -102,8 +97,8 @@ __device__ __forceinline__ void load_b(const T* B, int ldb, int k0, int n, int q
     b[1] = to_tf32(B[(k0 + q + 4) * ldb + n]);
   } else {
     const T* p = B + (k0 + 2 * q) * ldb + n;
-    b[0] = pack16(bits16(p[0]), bits16(p[ldb]));
-    b[1] = pack16(bits16(p[8 * ldb]), bits16(p[9 * ldb]));
+    b[0] = pack16(p[0].bits, p[ldb].bits);
+    b[1] = pack16(p[8 * ldb].bits, p[9 * ldb].bits);
   }
 }
 
@@ -179,7 +174,7 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   constexpr bool tensor_cores = !std::is_void_v<Kind> && LO::tiled && M % 16 == 0 && N % 16 == 0 &&
                                 K % mma_k<Kind>() == 0 && K % LA::vec == 0;
   if constexpr (tensor_cores) {
-    using P = mma_operands<Kind, TA>;
+    using P = mma_padding<TA>;
     constexpr int lda = K + P::pad_a, ldb = N + P::pad_b;
     constexpr int a_bytes = smem_bytes<TA>(std::int64_t(BA) * M * lda);
     constexpr int b_bytes = smem_bytes<TA>(std::int64_t(BA) * K * ldb);
