@@ -10,7 +10,8 @@
 # Ends with a summary; exits non-zero if anything failed.
 #   tools/gpu-check.sh [build-dir]      (CUDA architectures: TL_CUDA_ARCHS, default "native";
 #                                        TL_BENCH=0 skips the benchmark, TL_BENCH=only runs
-#                                        the build and the benchmark alone)
+#                                        the build and the benchmark alone; TL_SANITIZERS=0
+#                                        skips step 4)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -47,7 +48,8 @@ step "puzzles on the GPU (+8 random sizes each)" "$puzzles" check all --backend 
 step "GPU tests" "$build/tests/gpu/tl_gpu_tests" --order rand --rng-seed 11
 step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)"
 [ "${TL_BENCH:-1}" != 0 ] && bench
-for tool in memcheck racecheck synccheck; do
+[ "${TL_SANITIZERS:-1}" = 0 ] && tools=() || tools=(memcheck racecheck synccheck)
+for tool in "${tools[@]}"; do
   step "compute-sanitizer $tool, 12 puzzles" compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$puzzles" check all --backend cuda
 done

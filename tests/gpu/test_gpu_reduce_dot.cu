@@ -108,6 +108,44 @@ TEST_CASE("dot on tensor cores: fp16, bf16 and tf32 agree with the CPU's emulati
   check_dot<float, 2, 16, 32, 16, tf32>(1e-5);
 }
 
+// z = dot(a * s[:, None], b): a lazy operand (evaluated straight into shared memory, its
+// broadcast vector staged), at sizes whose operands are split along K (over the dot's
+// shared-memory budget) or not.
+template <class T, int M, int N, int K, tl::input_precision P>
+TL_KERNEL void scaled_dot_kernel(tl::ptr<T> a_ptr, tl::ptr<T> s_ptr, tl::ptr<T> b_ptr, tl::ptr<float> z_ptr) {
+  auto m = tl::arange<0, M>();
+  auto n = tl::arange<0, N>();
+  auto k = tl::arange<0, K>();
+  auto a = tl::load(a_ptr + m(_, None) * K + k(None, _));
+  auto s = tl::load(s_ptr + m);
+  auto b = tl::load(b_ptr + k(_, None) * N + n(None, _));
+  auto z = tl::dot(a * s(_, None), b, tl::precision_t<P>{});
+  tl::store(z_ptr + m(_, None) * N + n(None, _), z);
+}
+
+template <class T, int M, int N, int K, tl::input_precision P>
+void check_scaled_dot(double tol) {
+  std::vector<T> a(std::size_t(M) * K), s(M), b(std::size_t(K) * N);
+  for (auto* v : {&a, &s, &b})
+    for (auto& x : *v) x = static_cast<T>(random_values(1, -1, 1)[0]);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> z(std::size_t(M) * N, NAN);
+    tl::launch<scaled_dot_kernel<T, M, N, K, P>>(tl::grid(1), o, a, s, b, z);
+    return z;
+  };
+  require_agree(run(cpu), run(cuda), tol, tol,
+                "scaled dot " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K));
+}
+
+TEST_CASE("dot of a lazy operand, whole or split along K, agrees with the CPU", "[gpu][dot]") {
+  using enum tl::input_precision;
+  check_scaled_dot<float, 128, 128, 64, tf32>(1e-4);     // 70 KiB of operands: two K steps
+  check_scaled_dot<tl::fp16, 128, 128, 64, tf32>(1e-4);  // 35 KiB: one step
+  check_scaled_dot<tl::fp16, 64, 128, 256, tf32>(1e-4);  // K split four ways
+  check_scaled_dot<tl::bf16, 32, 64, 32, tf32>(1e-4);
+  check_scaled_dot<float, 64, 32, 32, ieee>(1e-5);       // FMA path: the operand evaluated first
+}
+
 TEST_CASE("dot without tensor cores: ieee, tf32x3 and float64 agree", "[gpu][dot]") {
   using enum tl::input_precision;
   check_dot<float, 1, 32, 32, 64, ieee>(1e-5);

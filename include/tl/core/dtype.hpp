@@ -69,17 +69,37 @@ TL_HD constexpr std::uint16_t float_to_bf16_bits(std::uint32_t f) {
 struct fp16 {
   std::uint16_t bits = 0;
   fp16() = default;
-  TL_INLINE explicit fp16(float f) : bits(detail::float_to_half_bits(detail::bit_cast<std::uint32_t>(f))) {}
+  TL_INLINE explicit fp16(float f) {
+#if defined(__CUDA_ARCH__)
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(f));  // the hardware's conversion: same rounding
+#else
+    bits = detail::float_to_half_bits(detail::bit_cast<std::uint32_t>(f));
+#endif
+  }
   TL_INLINE explicit fp16(double d) : fp16(static_cast<float>(d)) {}
   TL_INLINE explicit fp16(int i) : fp16(static_cast<float>(i)) {}
-  TL_INLINE operator float() const { return detail::bit_cast<float>(detail::half_bits_to_float_bits(bits)); }
+  TL_INLINE operator float() const {
+#if defined(__CUDA_ARCH__)
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(bits));
+    return f;
+#else
+    return detail::bit_cast<float>(detail::half_bits_to_float_bits(bits));
+#endif
+  }
   TL_HD static constexpr fp16 from_bits(std::uint16_t b) { fp16 h; h.bits = b; return h; }
 };
 
 struct bf16 {
   std::uint16_t bits = 0;
   bf16() = default;
-  TL_INLINE explicit bf16(float f) : bits(detail::float_to_bf16_bits(detail::bit_cast<std::uint32_t>(f))) {}
+  TL_INLINE explicit bf16(float f) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(bits) : "f"(f));
+#else
+    bits = detail::float_to_bf16_bits(detail::bit_cast<std::uint32_t>(f));
+#endif
+  }
   TL_INLINE explicit bf16(double d) : bf16(static_cast<float>(d)) {}
   TL_INLINE explicit bf16(int i) : bf16(static_cast<float>(i)) {}
   TL_INLINE operator float() const { return detail::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16); }

@@ -5,6 +5,7 @@
 // a loop carries: `auto acc = tl::zeros<B0>(tl::float32); acc += tl::sum<1>(x);`.
 #pragma once
 
+#include "../backend/cuda/registers.hpp"
 #include "../backend/cuda/staging.hpp"
 #include "nodes.hpp"
 
@@ -21,7 +22,7 @@ struct block : expr_base<block<T, D...>> {
   // CUDA: this thread's slots of the block (backend/cuda/layout.hpp), and where the block
   // was staged in shared memory when an evaluation reads it through a broadcast or view.
   using layout = detail::cuda::layout<shape_type>;
-  T v[layout::slots]{};
+  detail::cuda::slot_array<T, layout::slots> v;  // 16-bit elements two to a register
   const T* staged = nullptr;
 #else
   // CPU: every element, row-major. Default construction zero-fills, so nothing reads garbage.
@@ -68,7 +69,11 @@ struct block : expr_base<block<T, D...>> {
 
   // Every element set to x (held elements only, on the CUDA backend).
   TL_INLINE void fill(T x) {
+#if TL_DEVICE_PASS
+    constexpr int n = layout::slots;
+#else
     constexpr int n = int(sizeof(v) / sizeof(T));
+#endif
     TL_UNROLL
     for (int i = 0; i < n; ++i) v[i] = x;
   }

@@ -98,14 +98,16 @@ TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc) {
   }
   using In = std::conditional_t<std::is_same_v<TA, double>, double,
                                 std::conditional_t<std::is_same_v<TA, std::int8_t>, std::int32_t, float>>;
-  // Operands evaluated once into plain arrays (they may be lazy expressions).
-  const auto ea = eval(a);
-  const auto eb = eval(b);
   block_t<AccT, Out> out;
   constexpr bool tf = std::is_same_v<TA, float> && Prec == input_precision::tf32;
 #if TL_DEVICE_PASS
-  if constexpr (D::ranks_ok && D::inner_ok && D::batch_ok) cuda::dot<D, In, tf>(ea, eb, acc, out);
+  // The operands may be lazy expressions: the CUDA lowering evaluates each element once,
+  // straight into shared memory where it can.
+  if constexpr (D::ranks_ok && D::inner_ok && D::batch_ok) cuda::dot<D, In, tf>(a, b, acc, out);
 #else
+  // Operands evaluated once into plain arrays (they may be lazy expressions).
+  const auto ea = eval(a);
+  const auto eb = eval(b);
   using C = compute_t<AccT>;
   constexpr int M = D::M, N = D::N, K = D::K;
   for (int bt = 0; bt < D::BA; ++bt) {

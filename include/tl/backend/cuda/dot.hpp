@@ -30,21 +30,22 @@ struct mma_tf32 {
   static constexpr int k = 8;
 };
 
-__device__ __forceinline__ unsigned pack16(std::uint16_t lo, std::uint16_t hi) { return unsigned(lo) | (unsigned(hi) << 16); }
-
 __device__ __forceinline__ unsigned to_tf32(float x) {
   unsigned r;
   asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
   return r;
 }
 
-template <class T>
-struct mma_padding {
-  // Row padding of A and B in shared memory, in elements: fragment loads of the 8 rows x 4
-  // lanes of a warp then fall in distinct banks (A: 16 bytes; B: 32 bytes for 32-bit types,
-  // 16 bytes for 16-bit ones, whose lanes pair up on words).
-  static constexpr int pad_a = 16 / int(sizeof(T));
-  static constexpr int pad_b = (sizeof(T) == 4 ? 32 : 16) / int(sizeof(T));
+// Operands in shared memory. A is stored row-major (M x K), B as K x N rows for 16-bit
+// types and transposed (N x K) for tf32, whose fragments ldmatrix can only read untransposed;
+// float inputs are rounded to tf32 on the way in, once per element. Rows are padded by 16
+// bytes: with a row pitch that is an odd multiple of 16 bytes, the 8 rows of 16 bytes an
+// ldmatrix reads per 8 x 8 matrix fall in distinct bank groups.
+template <class Kind, class T>
+struct operand_store {
+  using type = std::conditional_t<std::is_same_v<Kind, mma_tf32>, std::uint32_t, T>;  // what a cell holds
+  static constexpr bool b_transposed = std::is_same_v<Kind, mma_tf32>;
+  static constexpr int pad = 16 / int(sizeof(type));
 };
 
 // Position of column c of B inside its group of 16 in shared memory: logical column
@@ -53,9 +54,27 @@ TL_INLINE constexpr int permuted_column(int c) {
   return (c & ~15) | ((c & 2) << 2) | ((c >> 1) & 6) | (c & 1);
 }
 
+// Four 8 x 8 matrices of 16-bit cells (or 8 x 4 of 32-bit ones), one per group of 8 lanes,
+// each lane giving the address of one 16-byte row; thread t gets word t % 4 of row t / 4 of
+// each (.trans: the two cells of column t / 4 in rows 2 (t % 4), 2 (t % 4) + 1).
+template <bool Trans>
+__device__ __forceinline__ void ldmatrix_x4(const void* row, unsigned (&r)[4]) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  if constexpr (Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
+}
+
 // One mma: d += a b, fragments per PTX's mma.m16n8k{8,16} layouts.
 template <class Kind>
-__device__ __forceinline__ void mma(float* d, const unsigned (&a)[4], const unsigned (&b)[2]) {
+__device__ __forceinline__ void mma(float* d, const unsigned (&a)[4], const unsigned* b) {
   if constexpr (std::is_same_v<Kind, mma_tf32>)
     asm volatile(
         "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
@@ -71,35 +90,6 @@ __device__ __forceinline__ void mma(float* d, const unsigned (&a)[4], const unsi
         "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-// The A fragment of rows r, r + 8 (row stride lda) at k0; the B fragment of stored column n.
-template <class Kind, class T>
-__device__ __forceinline__ void load_a(const T* A, int lda, int r, int k0, int q, unsigned (&a)[4]) {
-  const T* lo = A + r * lda + k0;
-  const T* hi = lo + 8 * lda;
-  if constexpr (std::is_same_v<Kind, mma_tf32>) {
-    a[0] = to_tf32(lo[q]);
-    a[1] = to_tf32(hi[q]);
-    a[2] = to_tf32(lo[q + 4]);
-    a[3] = to_tf32(hi[q + 4]);
-  } else {
-    a[0] = *reinterpret_cast<const unsigned*>(lo + 2 * q);
-    a[1] = *reinterpret_cast<const unsigned*>(hi + 2 * q);
-    a[2] = *reinterpret_cast<const unsigned*>(lo + 2 * q + 8);
-    a[3] = *reinterpret_cast<const unsigned*>(hi + 2 * q + 8);
-  }
-}
-template <class Kind, class T>
-__device__ __forceinline__ void load_b(const T* B, int ldb, int k0, int n, int q, unsigned (&b)[2]) {
-  if constexpr (std::is_same_v<Kind, mma_tf32>) {
-    b[0] = to_tf32(B[(k0 + q) * ldb + n]);
-    b[1] = to_tf32(B[(k0 + q + 4) * ldb + n]);
-  } else {
-    const T* p = B + (k0 + 2 * q) * ldb + n;
-    b[0] = pack16(p[0].bits, p[ldb].bits);
-    b[1] = pack16(p[8 * ldb].bits, p[9 * ldb].bits);
-  }
 }
 
 template <class TA, class AccT, bool tf32>
@@ -140,30 +130,92 @@ __device__ __forceinline__ R accumulator(const Acc* acc, int i) {
   else return static_cast<R>(static_cast<compute_t<typename Acc::value_type>>(acc->v[i]));
 }
 
-// Writes block x (rows of `cols` elements) to shared memory with row stride ld; Permute:
-// B's column order (permuted_column). Chunks of the layout go out as vectors where they can.
-template <bool Permute, class X>
-__device__ __forceinline__ void write_padded(const X& x, typename X::value_type* dst, int cols, int ld) {
-  using L = layout<typename X::shape_type>;
+// Slots i .. i + V - 1 of operand x (a block, or an expression whose broadcast operands are
+// staged) as shared-memory cells of type C (float -> tf32 bits).
+template <class C, int V, class X>
+__device__ __forceinline__ vector_of<C, V> cells(const X& x, int t, int i) {
   using T = typename X::value_type;
-  constexpr int V = Permute ? (L::vec < 2 ? L::vec : 2) : L::vec;
+  vector_of<C, V> w;
+  if constexpr (is_block<X>::value) {
+    if constexpr (std::is_same_v<C, T>) {
+      w = x.v.template chunk<V>(i);
+    } else {
+      TL_UNROLL
+      for (int k = 0; k < V; ++k) w.x[k] = to_tf32(static_cast<float>(x.v[i + k]));
+    }
+  } else {
+    using S = typename X::shape_type;
+    auto c = unravel<S>(layout<S>::flat(t, i));
+    TL_UNROLL
+    for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
+      const T v = x.at(c, i + k);
+      if constexpr (std::is_same_v<C, T>) w.x[k] = v;
+      else w.x[k] = to_tf32(static_cast<float>(v));
+    }
+  }
+  return w;
+}
+
+// Columns kc .. kc + KC - 1 of A (rows of K cells, batches stacked) to dst, row pitch ld.
+template <int KC, class C, class X>
+__device__ __forceinline__ void write_a(const X& x, C* dst, int K, int kc, int ld) {
+  using L = layout<typename X::shape_type>;
+  constexpr int V = L::vec;
   const int t = thread_id();
   TL_UNROLL
   for (int i = 0; i < L::slots; i += V) {
     if (!L::valid(t, i)) continue;
     const std::int64_t f = L::flat(t, i);
-    const int r = int(f / cols), c = int(f % cols);
-    vector_of<T, V> w;
-    TL_UNROLL
-    for (int k = 0; k < V; ++k) w.x[k] = x.v[i + k];
-    *reinterpret_cast<vector_of<T, V>*>(dst + std::int64_t(r) * ld + (Permute ? permuted_column(c) : c)) = w;
+    const int r = int(f / K), c = int(f % K) - kc;
+    if (unsigned(c) >= unsigned(KC)) continue;
+    *reinterpret_cast<vector_of<C, V>*>(dst + std::int64_t(r) * ld + c) = cells<C, V>(x, t, i);
   }
+}
+
+// Rows kc .. kc + KC - 1 of each batch of B (K x N) to dst, columns in the permuted order:
+// as KC x N rows per batch, or transposed, as N x KC.
+template <int KC, bool Transposed, class C, class X>
+__device__ __forceinline__ void write_b(const X& x, C* dst, int K, int N, int kc, int ld) {
+  using L = layout<typename X::shape_type>;
+  constexpr int V = Transposed ? 1 : (L::vec < 2 ? L::vec : 2);
+  const int t = thread_id();
+  TL_UNROLL
+  for (int i = 0; i < L::slots; i += V) {
+    if (!L::valid(t, i)) continue;
+    const std::int64_t f = L::flat(t, i);
+    const int r = int(f / N), c = int(f % N), batch = r / K, k = r % K - kc;
+    if (unsigned(k) >= unsigned(KC)) continue;
+    const std::int64_t at = Transposed ? (std::int64_t(batch) * N + permuted_column(c)) * ld + k
+                                       : (std::int64_t(batch) * KC + k) * ld + permuted_column(c);
+    *reinterpret_cast<vector_of<C, V>*>(dst + at) = cells<C, V>(x, t, i);
+  }
+}
+
+// Shared memory the tensor-core path may take for A and B: above it, K is split into steps
+// (the whole operands of a 128 x 128 x 64 float32 dot would be 70 KiB, beyond the 48 KiB a
+// kernel can have statically, and fewer bytes let more programs share a multiprocessor).
+inline constexpr int dot_smem_budget = 40 * 1024;
+
+template <class C, bool Bt, int BA, int M, int N>
+constexpr int operand_bytes(int kc) {
+  constexpr int pad = 16 / int(sizeof(C));
+  return smem_bytes<C>(std::int64_t(BA) * M * (kc + pad)) +
+         smem_bytes<C>(Bt ? std::int64_t(BA) * N * (kc + pad) : std::int64_t(BA) * kc * (N + pad));
+}
+
+// The K step: K halved while over the budget and still a multiple of the mma's k and the
+// operand's vector width.
+template <class C, bool Bt, int BA, int M, int N, int K, int step>
+constexpr int k_step() {
+  int kc = K;
+  while (operand_bytes<C, Bt, BA, M, N>(kc) > dot_smem_budget && kc % 2 == 0 && (kc / 2) % step == 0) kc /= 2;
+  return kc;
 }
 
 // out = acc + a @ b, for D = dot_shapes<...>; In is the FMA path's multiply type.
 template <class D, class In, bool UseTf32, class EA, class EB, class Acc, class Out>
 __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
-  using TA = typename EA::value_type;
+  using TA = value_of_t<EA>;
   using AccT = typename Out::value_type;
   constexpr int M = D::M, N = D::N, K = D::K, BA = D::BA;
   using Kind = typename mma_kind<TA, AccT, UseTf32>::type;
@@ -174,49 +226,67 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   constexpr bool tensor_cores = !std::is_void_v<Kind> && LO::tiled && M % 16 == 0 && N % 16 == 0 &&
                                 K % mma_k<Kind>() == 0 && K % LA::vec == 0;
   if constexpr (tensor_cores) {
-    using P = mma_padding<TA>;
-    constexpr int lda = K + P::pad_a, ldb = N + P::pad_b;
-    constexpr int a_bytes = smem_bytes<TA>(std::int64_t(BA) * M * lda);
-    constexpr int b_bytes = smem_bytes<TA>(std::int64_t(BA) * K * ldb);
-    char* base = scratch<scratch_size(a_bytes + b_bytes)>();
-    TA* A = reinterpret_cast<TA*>(base);
-    TA* B = reinterpret_cast<TA*>(base + a_bytes);
-    barrier();
-    write_padded<false>(ea, A, K, lda);
-    write_padded<true>(eb, B, N, ldb);
-    barrier();
+    using St = operand_store<Kind, TA>;
+    using C = typename St::type;
+    constexpr bool bt = St::b_transposed;
+    constexpr int KC = k_step<C, bt, BA, M, N, K, (Kind::k > LA::vec ? Kind::k : LA::vec)>();
+    constexpr int lda = KC + St::pad, ldb = (bt ? KC : N) + St::pad;
+    constexpr int a_bytes = smem_bytes<C>(std::int64_t(BA) * M * lda);
+    constexpr int bytes = scratch_size(operand_bytes<C, bt, BA, M, N>(KC));
+    // Lazy operands are evaluated while A and B are written; the blocks they read through
+    // broadcasts must then sit in a scratch of another size, or be evaluated first.
+    constexpr int staged = staged_bytes<EA, true>() + staged_bytes<EB, true>();
+    if constexpr (staged > 0 && scratch_size(staged) == bytes) {
+      dot<D, In, UseTf32>(eval(ea), eval(eb), acc, out);
+      return;
+    }
+    EA ax = ea;  // copies whose broadcast blocks can be pointed at their staged copies
+    EB bx = eb;
+    stage_each(ax, bx);
+    char* base = scratch<bytes>();
+    C* A = reinterpret_cast<C*>(base);
+    C* B = reinterpret_cast<C*>(base + a_bytes);
 
     // The thread's slots, 8 at a time: groups r = mt * NG + ng (m tiles x n groups).
     constexpr int NG = 1 << LO::bits.col_slot_bits;
     constexpr int MT = LO::slots / 8 / NG;
-    const int lane = t % 32, g = lane / 4, q = lane % 4;
+    constexpr int cells16 = 16 / int(sizeof(C));  // cells in a 16-byte row of an 8 x 8 matrix
+    const int lane = t % 32, g = lane / 4;
+    // ldmatrix: lane l gives row l % 8 of matrix l / 8. A: matrices (rows 0-7 | 8-15) x (k lo | hi);
+    // B, K x N: (k lo | hi) x (n 0-7 | 8-15), transposed on the way; B, N x K: (n 0-7 | 8-15) x (k lo | hi).
+    const int lo8 = lane & 7, m1 = (lane >> 3) & 1, m2 = lane >> 4;
     float d[LO::slots];
     TL_UNROLL
     for (int i = 0; i < LO::slots; ++i) d[i] = accumulator<float>(acc, i);
-    if (LO::valid(t, 0)) {
-      int a_row[MT], b_row0[MT], b_col[NG];
+    int a_at[MT], b_batch[MT], b_at[NG];
+    TL_UNROLL
+    for (int mt = 0; mt < MT; ++mt) {
+      const int row = int(LO::flat(t, 8 * mt * NG) / N) - g;  // first row of the 16-row tile
+      a_at[mt] = (row + lo8 + 8 * m1) * lda + cells16 * m2;
+      b_batch[mt] = row / M * (bt ? N : KC) * ldb;  // where its batch of B starts
+    }
+    TL_UNROLL
+    for (int ng = 0; ng < NG; ++ng) {
+      const int col = int(LO::flat(t, 8 * ng) % N) / 16 * 16;  // first column of the group
+      b_at[ng] = bt ? (col + lo8 + 8 * m2) * ldb + cells16 * m1 : (lo8 + 8 * m1) * ldb + col + 8 * m2;
+    }
+    TL_UNROLL
+    for (int kc = 0; kc < K; kc += KC) {
+      barrier();  // earlier readers of the scratch are done
+      write_a<KC>(ax, A, K, kc, lda);
+      write_b<KC, bt>(bx, B, K, N, kc, ldb);
+      barrier();
+      if (!LO::valid(t, 0)) continue;
       TL_UNROLL
-      for (int mt = 0; mt < MT; ++mt) {
-        const int row = int(LO::flat(t, 8 * mt * NG) / N) - g;  // first row of the 16-row tile
-        a_row[mt] = row + g;
-        b_row0[mt] = row / M * K;  // the batch's first row of B
-      }
-      TL_UNROLL
-      for (int ng = 0; ng < NG; ++ng) b_col[ng] = int(LO::flat(t, 8 * ng) % N) / 16 * 16 + g;
-      TL_UNROLL
-      for (int k0 = 0; k0 < K; k0 += Kind::k) {
-        unsigned a[MT][4], b[NG][2][2];
-        TL_UNROLL
-        for (int mt = 0; mt < MT; ++mt) load_a<Kind>(A, lda, a_row[mt], k0, q, a[mt]);
+      for (int k0 = 0; k0 < KC; k0 += Kind::k) {
+        const int b_k = bt ? k0 : k0 * ldb;  // the step's offset in B
+        unsigned a[4], b[NG][4];
         TL_UNROLL
         for (int mt = 0; mt < MT; ++mt) {
+          ldmatrix_x4<false>(A + a_at[mt] + k0, a);
           if (mt == 0 || BA > 1) {  // a batched dot: each 16-row tile reads its own batch of B
             TL_UNROLL
-            for (int ng = 0; ng < NG; ++ng) {
-              TL_UNROLL
-              for (int h = 0; h < 2; ++h)
-                load_b<Kind>(B + std::int64_t(b_row0[mt]) * ldb, ldb, k0, b_col[ng] + 8 * h, q, b[ng][h]);
-            }
+            for (int ng = 0; ng < NG; ++ng) ldmatrix_x4<!bt>(B + b_batch[mt] + b_at[ng] + b_k, b[ng]);
           }
           TL_UNROLL
           for (int ng = 0; ng < NG; ++ng) {
@@ -224,7 +294,7 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
             for (int h = 0; h < 2; ++h) {
               float* dd = d + 8 * (mt * NG + ng) + 2 * h;
               float frag[4] = {dd[0], dd[1], dd[4], dd[5]};
-              mma<Kind>(frag, a[mt], b[ng][h]);
+              mma<Kind>(frag, a, b[ng] + 2 * h);
               dd[0] = frag[0];
               dd[1] = frag[1];
               dd[4] = frag[2];
@@ -242,9 +312,11 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
     char* base = scratch<scratch_size(a_bytes + b_bytes)>();
     TA* A = reinterpret_cast<TA*>(base);
     TA* B = reinterpret_cast<TA*>(base + a_bytes);
+    const auto ba = eval(ea);
+    const auto bb = eval(eb);
     barrier();
-    write_rows(ea, A);
-    write_rows(eb, B);
+    write_rows(ba, A);
+    write_rows(bb, B);
     barrier();
     using Cmp = compute_t<AccT>;
     TL_UNROLL

@@ -165,13 +165,13 @@ __device__ __forceinline__ char* scratch() {
   __shared__ alignas(16) char buf[Bytes];
   return buf;
 }
-// Sizes are rounded up to at least 256 bytes and to an eighth of the next power of two
-// (at most 12.5% more), so ops of similar needs share one array.
+// Sizes are rounded up to at least 256 bytes and to a sixteenth of the next power of two
+// (at most 6.25% more), so ops of similar needs share one array.
 inline constexpr int scratch_size(int bytes) {
   if (bytes <= 256) return 256;
   int p = 256;
   while (p < bytes) p *= 2;
-  const int step = p / 8 < 256 ? 256 : p / 8;
+  const int step = p / 16 < 256 ? 256 : p / 16;
   return (bytes + step - 1) / step * step;
 }
 #endif

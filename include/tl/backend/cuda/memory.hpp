@@ -74,9 +74,8 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
       }
     }
     if (chunk_is_vector<T, V, unit_stride_chunks<S, EP, V>>(p, m)) {
-      const auto w = *reinterpret_cast<const vector_of<T, V>*>(p[0].get());
-      TL_UNROLL
-      for (int k = 0; k < V; ++k) out.v[i0 + k] = w.x[k];
+      const vector_of<T, V> w = *reinterpret_cast<const vector_of<T, V>*>(p[0].get());
+      out.v.template set_chunk<V>(i0, w);
       if constexpr (TL_DEVICE_CHECKS) tracker.masked += V;
       continue;
     }
