@@ -36,8 +36,7 @@
 #include "p08_long_softmax.hpp"
 #include "p09_simple_flash_attention.hpp"
 #include "p10_conv2d.hpp"
-#include "p11_matmul.hpp"
-#include "p12_quantized_matmul.hpp"
+#include "tl_bench_matmul.hpp"
 
 namespace bench {
 
@@ -205,12 +204,11 @@ inline std::string pow2(long v) {
 
 inline double relu(double x) { return x > 0 ? x : 0; }
 
-// Puzzle 11 at B0 = B1 = 128, B2 = 1, in input type T with precision P.
-template <class T, int B_MID, auto P>
+// Puzzle 11 at B0 = B1 = 128, B2 = 1: Launch is one of bench::matmul's launchers.
+template <class T, auto Launch>
 struct p11_launch {
   static void launch(const arrays& a, const sizes& n, const tl::launch_options& o) {
-    tl::launch<dot_kernel<128, 128, 1, B_MID, T, P>>(tl::grid(tl::cdiv(n.N0, 128), tl::cdiv(n.N1, 128), n.N2), o,
-                                                   a.get<T>(0), a.get<T>(1), a.f32(2), n.N0, n.N1, n.N2, n.MID);
+    Launch(a.get<T>(0), a.get<T>(1), a.f32(2), n.N0, n.N1, n.N2, n.MID, o);
   }
 };
 
@@ -428,7 +426,7 @@ std::vector<bench_case> all_cases() {
   auto matmul = [&](std::string variant, kind in_kind, int b_mid, ceiling roof, double tol, auto kernel_tag) {
     bench_case c;
     c.id = "11 " + variant;
-    c.blocks = "B0=B1=128, B2=1, B_MID=" + std::to_string(b_mid);
+    c.blocks = "B0=B1=128, B2=1, B_MID=" + std::to_string(b_mid) + ", 8 warps";
     c.scaled = {.N0 = 4096, .N1 = 4096, .N2 = 4, .MID = 4096};
     c.small = {.N0 = 200, .N1 = 150, .N2 = 2, .MID = 100};
     c.size_text = [](const sizes& n) { return "N2=" + std::to_string(n.N2) + ", N0=N1=MID=" + std::to_string(n.N0); };
@@ -455,19 +453,19 @@ std::vector<bench_case> all_cases() {
     return c;
   };
   {
-    auto c = matmul("fp16", kind::f16, 64, ceiling::cublas_f16_batched, 1e-4, p11_launch<tl::fp16, 64, tl::ieee>{});
+    auto c = matmul("fp16", kind::f16, 64, ceiling::cublas_f16_batched, 1e-4, p11_launch<tl::fp16, matmul::p11_fp16>{});
     c.target = 0.70;
     cs.push_back(c);
-    c = matmul("tf32", kind::f32, 32, ceiling::cublas_tf32, 2e-3, p11_launch<float, 32, tl::tf32>{});
+    c = matmul("tf32", kind::f32, 32, ceiling::cublas_tf32, 2e-3, p11_launch<float, matmul::p11_tf32>{});
     c.target_rate = 150;
     cs.push_back(c);
-    c = matmul("f32", kind::f32, 32, ceiling::cublas_f32, 1e-5, p11_launch<float, 32, tl::ieee>{});
+    c = matmul("f32", kind::f32, 32, ceiling::cublas_f32, 1e-5, p11_launch<float, matmul::p11_f32>{});
     cs.push_back(c);
   }
   {  // 12: 4-bit quantized weights times float32 activations, tf32 dot
     bench_case c;
     c.id = "12 tf32";
-    c.blocks = "B0=B1=128, B_MID=64";
+    c.blocks = "B0=B1=128, B_MID=64, 8 warps";
     c.scaled = {.N0 = 8192, .N1 = 8192, .MID = 8192};
     c.small = {.N0 = 200, .N1 = 150, .MID = 192};
     c.size_text = [](const sizes& n) { return "N0=N1=MID=" + std::to_string(n.N0); };
@@ -480,9 +478,7 @@ std::vector<bench_case> all_cases() {
     };
     c.output = 4;
     c.launch = [](const arrays& a, const sizes& n, const tl::launch_options& o) {
-      tl::launch<quant_dot_kernel<128, 128, 64, tl::tf32>>(grid(cdiv(n.N0, 128), cdiv(n.N1, 128)), o, a.f32(0),
-                                                           a.get<int>(1), a.get<int>(2), a.f32(3), a.f32(4), n.N0,
-                                                           n.N1, n.MID);
+      matmul::p12_tf32(a.f32(0), a.get<int>(1), a.get<int>(2), a.f32(3), a.f32(4), n.N0, n.N1, n.MID, o);
     };
     c.spec_at = [](const input_fn& in, const sizes& n, std::uint64_t e) {
       const std::uint64_t j = e / n.N1, k = e % n.N1;

@@ -1,0 +1,37 @@
+// tl-bench's matrix-product launches, with 8 warps per program (tl_bench_matmul.hpp says why).
+#if TL_NUM_WARPS != 8
+#error "tl_bench_matmul.cu is compiled with TL_NUM_WARPS=8 (tools/CMakeLists.txt)"
+#endif
+#include "tl_bench_matmul.hpp"
+
+#include "p11_matmul.hpp"
+#include "p12_quantized_matmul.hpp"
+
+namespace bench::matmul {
+namespace {
+template <class T, int B_MID, auto P>
+void p11(tl::ptr<T> x, tl::ptr<T> y, tl::ptr<float> z, int N0, int N1, int N2, int MID, const tl::launch_options& o) {
+  tl::launch<dot_kernel<128, 128, 1, B_MID, T, P>>(tl::grid(tl::cdiv(N0, 128), tl::cdiv(N1, 128), N2), o, x, y, z, N0,
+                                                   N1, N2, MID);
+}
+}  // namespace
+
+void p11_fp16(tl::ptr<tl::fp16> x, tl::ptr<tl::fp16> y, tl::ptr<float> z, int N0, int N1, int N2, int MID,
+              const tl::launch_options& o) {
+  p11<tl::fp16, 64, tl::ieee>(x, y, z, N0, N1, N2, MID, o);
+}
+void p11_tf32(tl::ptr<float> x, tl::ptr<float> y, tl::ptr<float> z, int N0, int N1, int N2, int MID,
+              const tl::launch_options& o) {
+  p11<float, 32, tl::tf32>(x, y, z, N0, N1, N2, MID, o);
+}
+void p11_f32(tl::ptr<float> x, tl::ptr<float> y, tl::ptr<float> z, int N0, int N1, int N2, int MID,
+             const tl::launch_options& o) {
+  p11<float, 32, tl::ieee>(x, y, z, N0, N1, N2, MID, o);
+}
+void p12_tf32(tl::ptr<float> scale, tl::ptr<int> offset, tl::ptr<int> weight, tl::ptr<float> activation,
+              tl::ptr<float> z, int N0, int N1, int MID, const tl::launch_options& o) {
+  tl::launch<quant_dot_kernel<128, 128, 64, tl::tf32>>(tl::grid(tl::cdiv(N0, 128), tl::cdiv(N1, 128)), o, scale,
+                                                       offset, weight, activation, z, N0, N1, MID);
+}
+
+}  // namespace bench::matmul

@@ -1,0 +1,25 @@
+// tl-bench: puzzles 11 and 12 at their bench blocks (B0 = B1 = 128), launched from their own
+// translation unit (tl_bench_matmul.cu), compiled with TL_NUM_WARPS=8: a 128 x 128 float
+// accumulator then takes 64 registers a thread instead of 128, which leaves room for the
+// operands (as Triton's num_warps=8 for tiles of this size). The block programs are the
+// puzzles' own.
+#pragma once
+
+#include <tl/tl.hpp>
+
+namespace bench::matmul {
+
+inline constexpr int num_warps = 8;
+
+// Puzzle 11, B2 = 1: fp16 inputs (B_MID = 64, exact products), float32 with tf32 or ieee (B_MID = 32).
+void p11_fp16(tl::ptr<tl::fp16> x, tl::ptr<tl::fp16> y, tl::ptr<float> z, int N0, int N1, int N2, int MID,
+              const tl::launch_options& o);
+void p11_tf32(tl::ptr<float> x, tl::ptr<float> y, tl::ptr<float> z, int N0, int N1, int N2, int MID,
+              const tl::launch_options& o);
+void p11_f32(tl::ptr<float> x, tl::ptr<float> y, tl::ptr<float> z, int N0, int N1, int N2, int MID,
+             const tl::launch_options& o);
+// Puzzle 12, B_MID = 64, tf32.
+void p12_tf32(tl::ptr<float> scale, tl::ptr<int> offset, tl::ptr<int> weight, tl::ptr<float> activation,
+              tl::ptr<float> z, int N0, int N1, int MID, const tl::launch_options& o);
+
+}  // namespace bench::matmul
