@@ -36,6 +36,7 @@
 #include "p08_long_softmax.hpp"
 #include "p09_simple_flash_attention.hpp"
 #include "p10_conv2d.hpp"
+#include "p12_quantized_matmul.hpp"
 #include "tl_bench_matmul.hpp"
 
 namespace bench {
@@ -465,7 +466,7 @@ std::vector<bench_case> all_cases() {
   {  // 12: 4-bit quantized weights times float32 activations, tf32 dot
     bench_case c;
     c.id = "12 tf32";
-    c.blocks = "B0=B1=128, B_MID=64, 8 warps";
+    c.blocks = "B0=B1=128, B_MID=64";
     c.scaled = {.N0 = 8192, .N1 = 8192, .MID = 8192};
     c.small = {.N0 = 200, .N1 = 150, .MID = 192};
     c.size_text = [](const sizes& n) { return "N0=N1=MID=" + std::to_string(n.N0); };
@@ -478,7 +479,9 @@ std::vector<bench_case> all_cases() {
     };
     c.output = 4;
     c.launch = [](const arrays& a, const sizes& n, const tl::launch_options& o) {
-      matmul::p12_tf32(a.f32(0), a.get<int>(1), a.get<int>(2), a.f32(3), a.f32(4), n.N0, n.N1, n.MID, o);
+      tl::launch<quant_dot_kernel<128, 128, 64, tl::tf32>>(grid(cdiv(n.N0, 128), cdiv(n.N1, 128)), o, a.f32(0),
+                                                           a.get<int>(1), a.get<int>(2), a.f32(3), a.f32(4), n.N0,
+                                                           n.N1, n.MID);
     };
     c.spec_at = [](const input_fn& in, const sizes& n, std::uint64_t e) {
       const std::uint64_t j = e / n.N1, k = e % n.N1;

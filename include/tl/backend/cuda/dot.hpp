@@ -37,16 +37,27 @@ __device__ __forceinline__ unsigned to_tf32(float x) {
 }
 
 // Operands in shared memory. A is stored row-major (M x K), B as K x N rows for 16-bit
-// types and transposed (N x K) for tf32, whose fragments ldmatrix can only read untransposed;
-// float inputs are rounded to tf32 on the way in, once per element. Rows are padded by 16
-// bytes: with a row pitch that is an odd multiple of 16 bytes, the 8 rows of 16 bytes an
-// ldmatrix reads per 8 x 8 matrix fall in distinct bank groups.
+// types and transposed (N x K) for tf32, whose fragments ldmatrix can only read untransposed.
+// Float inputs are stored as they are and rounded to tf32 in the fragments: a conversion on
+// the way in would make the loaded values dead before they are stored, and the compiler then
+// funnels every chunk's 128-bit load through one register quad, each load waiting for the
+// previous one. Rows are padded by 16 bytes: with a row pitch that is an odd multiple of 16
+// bytes, the 8 rows of 16 bytes an ldmatrix reads per 8 x 8 matrix fall in distinct bank groups.
 template <class Kind, class T>
 struct operand_store {
-  using type = std::conditional_t<std::is_same_v<Kind, mma_tf32>, std::uint32_t, T>;  // what a cell holds
+  using type = T;  // what a cell holds
   static constexpr bool b_transposed = std::is_same_v<Kind, mma_tf32>;
   static constexpr int pad = 16 / int(sizeof(type));
 };
+
+// Rounds the float32 words of a fragment to tf32 (cvt.rna, as the CPU backend emulates).
+template <class Kind>
+__device__ __forceinline__ void round_fragment(unsigned (&r)[4]) {
+  if constexpr (std::is_same_v<Kind, mma_tf32>) {
+    TL_UNROLL
+    for (int i = 0; i < 4; ++i) r[i] = to_tf32(__uint_as_float(r[i]));
+  }
+}
 
 // Position of column c of B inside its group of 16 in shared memory: logical column
 // 4a + 2h + b is column 2a + b of n8 half h, stored at 8h + 2a + b.
@@ -130,30 +141,20 @@ __device__ __forceinline__ R accumulator(const Acc* acc, int i) {
   else return static_cast<R>(static_cast<compute_t<typename Acc::value_type>>(acc->v[i]));
 }
 
-// Slots i .. i + V - 1 of operand x (a block, or an expression whose broadcast operands are
-// staged) as shared-memory cells of type C (float -> tf32 bits).
-template <class C, int V, class X>
-__device__ __forceinline__ vector_of<C, V> cells(const X& x, int t, int i) {
-  using T = typename X::value_type;
-  vector_of<C, V> w;
+// Slots i .. i + V - 1 of operand x: a block's registers, or an expression evaluated there
+// (its broadcast operands staged).
+template <int V, class X>
+__device__ __forceinline__ vector_of<value_of_t<X>, V> cells(const X& x, int t, int i) {
   if constexpr (is_block<X>::value) {
-    if constexpr (std::is_same_v<C, T>) {
-      w = x.v.template chunk<V>(i);
-    } else {
-      TL_UNROLL
-      for (int k = 0; k < V; ++k) w.x[k] = to_tf32(static_cast<float>(x.v[i + k]));
-    }
+    return x.v.template chunk<V>(i);
   } else {
     using S = typename X::shape_type;
+    vector_of<value_of_t<X>, V> w;
     auto c = unravel<S>(layout<S>::flat(t, i));
     TL_UNROLL
-    for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
-      const T v = x.at(c, i + k);
-      if constexpr (std::is_same_v<C, T>) w.x[k] = v;
-      else w.x[k] = to_tf32(static_cast<float>(v));
-    }
+    for (int k = 0; k < V; ++k, ++c[S::rank - 1]) w.x[k] = x.at(c, i + k);
+    return w;
   }
-  return w;
 }
 
 // Columns kc .. kc + KC - 1 of A (rows of K cells, batches stacked) to dst, row pitch ld.
@@ -168,7 +169,7 @@ __device__ __forceinline__ void write_a(const X& x, C* dst, int K, int kc, int l
     const std::int64_t f = L::flat(t, i);
     const int r = int(f / K), c = int(f % K) - kc;
     if (unsigned(c) >= unsigned(KC)) continue;
-    *reinterpret_cast<vector_of<C, V>*>(dst + std::int64_t(r) * ld + c) = cells<C, V>(x, t, i);
+    *reinterpret_cast<vector_of<C, V>*>(dst + std::int64_t(r) * ld + c) = cells<V>(x, t, i);
   }
 }
 
@@ -187,7 +188,7 @@ __device__ __forceinline__ void write_b(const X& x, C* dst, int K, int N, int kc
     if (unsigned(k) >= unsigned(KC)) continue;
     const std::int64_t at = Transposed ? (std::int64_t(batch) * N + permuted_column(c)) * ld + k
                                        : (std::int64_t(batch) * KC + k) * ld + permuted_column(c);
-    *reinterpret_cast<vector_of<C, V>*>(dst + at) = cells<C, V>(x, t, i);
+    *reinterpret_cast<vector_of<C, V>*>(dst + at) = cells<V>(x, t, i);
   }
 }
 
@@ -284,9 +285,13 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
         TL_UNROLL
         for (int mt = 0; mt < MT; ++mt) {
           ldmatrix_x4<false>(A + a_at[mt] + k0, a);
+          round_fragment<Kind>(a);
           if (mt == 0 || BA > 1) {  // a batched dot: each 16-row tile reads its own batch of B
             TL_UNROLL
-            for (int ng = 0; ng < NG; ++ng) ldmatrix_x4<!bt>(B + b_batch[mt] + b_at[ng] + b_k, b[ng]);
+            for (int ng = 0; ng < NG; ++ng) {
+              ldmatrix_x4<!bt>(B + b_batch[mt] + b_at[ng] + b_k, b[ng]);
+              round_fragment<Kind>(b[ng]);
+            }
           }
           TL_UNROLL
           for (int ng = 0; ng < NG; ++ng) {
