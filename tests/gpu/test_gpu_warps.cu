@@ -16,8 +16,8 @@ TL_KERNEL void softmax_rows_kernel(tl::ptr<const float> x_ptr, tl::ptr<float> z_
   tl::store(z_ptr + r(_, None) * N1 + c(None, _), e / tl::sum<1>(e)(_, None), m);
 }
 
-template <int M, int N, int K>
-TL_KERNEL void matmul_kernel(tl::ptr<const tl::fp16> a_ptr, tl::ptr<const tl::fp16> b_ptr, tl::ptr<float> z_ptr) {
+template <int M, int N, int K, class T = tl::fp16>
+TL_KERNEL void matmul_kernel(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl::ptr<float> z_ptr) {
   auto m = tl::arange<0, M>();
   auto n = tl::arange<0, N>();
   auto k = tl::arange<0, K>();
@@ -52,4 +52,15 @@ TEST_CASE("8 warps: row softmax and an fp16 matmul agree with the CPU", "[gpu][w
     tl::launch<matmul_kernel<64, 128, 32>>(tl::grid(1), {.backend = tl::backend::cuda, .num_warps = 4}, a, b, z);
   };
   REQUIRE_THROWS_WITH(four_warps(), Catch::Contains("TL_NUM_WARPS=8"));
+}
+
+TEST_CASE("8 warps: a 128 x 128 x 64 tf32 dot (B stored transposed, K in two steps) agrees with the CPU",
+          "[gpu][warps][dot]") {
+  auto a = random_values(128 * 64, -1, 1), b = random_values(64 * 128, -1, 1);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> z(128 * 128, NAN);
+    tl::launch<matmul_kernel<128, 128, 64, float>>(tl::grid(1), o, a, b, z);
+    return z;
+  };
+  require_agree(run(cpu), run(cuda), 1e-5, 1e-5);
 }
