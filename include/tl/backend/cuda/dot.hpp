@@ -45,9 +45,8 @@ __device__ __forceinline__ unsigned to_tf32(float x) {
 // bytes, the 8 rows of 16 bytes an ldmatrix reads per 8 x 8 matrix fall in distinct bank groups.
 template <class Kind, class T>
 struct operand_store {
-  using type = T;  // what a cell holds
   static constexpr bool b_transposed = std::is_same_v<Kind, mma_tf32>;
-  static constexpr int pad = 16 / int(sizeof(type));
+  static constexpr int pad = 16 / int(sizeof(T));
 };
 
 // Rounds the float32 words of a fragment to tf32 (cvt.rna, as the CPU backend emulates).
@@ -228,7 +227,7 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
                                 K % mma_k<Kind>() == 0 && K % LA::vec == 0;
   if constexpr (tensor_cores) {
     using St = operand_store<Kind, TA>;
-    using C = typename St::type;
+    using C = TA;  // what a shared-memory cell holds
     constexpr bool bt = St::b_transposed;
     constexpr int KC = k_step<C, bt, BA, M, N, K, (Kind::k > LA::vec ? Kind::k : LA::vec)>();
     constexpr int lda = KC + St::pad, ldb = (bt ? KC : N) + St::pad;
