@@ -8,14 +8,20 @@
 #      copy bandwidth and cuBLAS (table in the log; CSV and SVG in TL_OUT, default the build dir),
 #   4. compute-sanitizer memcheck, racecheck and synccheck over all 12 puzzles.
 # Ends with a summary; exits non-zero if anything failed.
-#   tools/gpu-check.sh [build-dir]      (CUDA architectures: TL_CUDA_ARCHS, default "native";
+#   tools/gpu-check.sh [build-dir]      (CUDA architectures: TL_CUDA_ARCHS, default "native",
+#                                        "90a" on Hopper;
 #                                        TL_BENCH=0 skips the benchmark, TL_BENCH=only runs
 #                                        the build and the benchmark alone; TL_SANITIZERS=0
 #                                        skips step 4)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
-archs=${TL_CUDA_ARCHS:-native}
+# Hopper gets its arch-specific target (sm_90a): wgmma and the other sm_90a instructions exist
+# only there; "native" would give plain sm_90 and the mma.sync dot.
+cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null | head -1 | tr -d .)
+default_archs=native
+[ "$cap" = 90 ] && default_archs=90a
+archs=${TL_CUDA_ARCHS:-$default_archs}
 prefix=()
 [ -d .deps/prefix ] && prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/prefix")
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true

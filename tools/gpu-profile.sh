@@ -10,7 +10,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
 shift || true
-archs=${TL_CUDA_ARCHS:-native}
+cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null | head -1 | tr -d .)
+default_archs=native
+[ "$cap" = 90 ] && default_archs=90a  # wgmma needs sm_90a (see gpu-check.sh)
+archs=${TL_CUDA_ARCHS:-$default_archs}
 out=${TL_OUT:-$build}
 prefix=()
 [ -d .deps/prefix ] && prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/prefix")

@@ -108,6 +108,22 @@ TEST_CASE("dot on tensor cores: fp16, bf16 and tf32 agree with the CPU's emulati
   check_dot<float, 2, 16, 32, 16, tf32>(1e-5);
 }
 
+// On sm_90a these shapes take wgmma (a warpgroup per 64 rows, operands in swizzled shared
+// memory): every swizzle width (rows of 32, 64, 128 bytes and wider), B stored MN-major
+// (16-bit, N a multiple of 64) or K-major, one instruction or several along N. Elsewhere
+// they take mma.sync and check that instead.
+TEST_CASE("dot shapes of every wgmma operand layout agree with the CPU", "[gpu][dot]") {
+  using tl::input_precision::tf32;
+  check_dot<tl::fp16, 1, 64, 16, 16, tf32>(1e-5);    // 32-byte rows, one n16 instruction
+  check_dot<tl::fp16, 1, 64, 64, 32, tf32>(1e-5);    // 64-byte rows, B MN-major
+  check_dot<tl::bf16, 1, 128, 256, 64, tf32>(1e-5);  // 128-byte rows, one n256 instruction
+  check_dot<tl::fp16, 1, 64, 128, 128, tf32>(1e-5);  // two columns of swizzle atoms along K
+  check_dot<tl::bf16, 1, 64, 512, 16, tf32>(1e-5);   // two n256 instructions
+  check_dot<tl::fp16, 1, 128, 32, 64, tf32>(1e-5);   // B K-major (N not a multiple of 64)
+  check_dot<float, 1, 64, 16, 16, tf32>(1e-5);       // tf32: 64-byte rows
+  check_dot<float, 1, 128, 128, 32, tf32>(1e-5);     // tf32: 128-byte rows, two 64-row tiles per warpgroup
+}
+
 // z = dot(a * s[:, None], b): a lazy operand (evaluated straight into shared memory, its
 // broadcast vector staged), at sizes whose operands are split along K (over the dot's
 // shared-memory budget) or not.

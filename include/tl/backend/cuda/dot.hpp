@@ -212,6 +212,14 @@ constexpr int k_step() {
   return kc;
 }
 
+#endif
+}  // namespace tl::detail::cuda
+
+#include "dot_wgmma.hpp"
+
+namespace tl::detail::cuda {
+#if TL_DEVICE_PASS
+
 // out = acc + a @ b, for D = dot_shapes<...>; In is the FMA path's multiply type.
 template <class D, class In, bool UseTf32, class EA, class EB, class Acc, class Out>
 __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
@@ -223,6 +231,13 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   using LA = layout<typename EA::shape_type>;
   const int t = thread_id();
 
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using WP = wgmma_plan<D, TA, Kind, LO>;
+  if constexpr (WP::ok) {
+    dot_wgmma<WP>(ea, eb, acc, out);
+    return;
+  }
+#endif
   constexpr bool tensor_cores = !std::is_void_v<Kind> && LO::tiled && M % 16 == 0 && N % 16 == 0 &&
                                 K % mma_k<Kind>() == 0 && K % LA::vec == 0;
   if constexpr (tensor_cores) {

@@ -11,10 +11,11 @@
 //   column bits 0,1: slot bits 0,1     (4 consecutive columns per thread: 128-bit accesses)
 //   column bits 2,3: lane bits 0,1     row bits 0,1,2: lane bits 2,3,4
 //   row bit 3:       slot bit 2        (rows r and r + 8: the halves of a 16-row mma tile)
-//   the warp bits on row bits 4.. and column bits 4.., alternately; the rest on slot bits.
+//   the warp bits on row bits 4.. (then, when the rows run out, column bits 4..); the rest
+//   on slot bits, columns first.
 // A warp covers 8 rows x 16 columns per access, and its registers are exactly the
-// accumulator fragments of mma.sync (with columns permuted inside each group of 16), so a
-// dot accumulates in place; reductions along a row need mostly register and lane work.
+// accumulator fragments of mma.sync and wgmma (with columns permuted inside each group of
+// 16), so a dot accumulates in place; a reduction along a row is register and lane work.
 //
 // Round-robin: every other block. Cut row-major into chunks of V consecutive elements
 // (V = 4 when each thread gets at least 4, else 2 or 1), chunk c held by thread c % P:
@@ -63,12 +64,11 @@ constexpr bit_map tiled_bits(int row_bits, int col_bits) {
   thread(3, 1);
   for (int j = 0; j < 3; ++j) thread(col_bits + j, 2 + j);
   m.src[col_bits + 3] = 2;
+  // Warps on rows first: a warp then holds whole rows (a reduction along a row stays inside
+  // it), and the four warps of a warpgroup hold 64 consecutive rows, as wgmma's accumulator.
   int r = 4, c = 4, w = 0;
-  for (bool rows_turn = true; w < warp_bits; rows_turn = !rows_turn) {
-    if (rows_turn && r < row_bits) thread(col_bits + r++, 5 + w++);
-    else if (!rows_turn && c < col_bits) thread(c++, 5 + w++);
-    else if (r >= row_bits && c >= col_bits) break;
-  }
+  for (; w < warp_bits && r < row_bits; ++w) thread(col_bits + r++, 5 + w);
+  for (; w < warp_bits && c < col_bits; ++w) thread(c++, 5 + w);
   int slot = 3;
   for (; c < col_bits; ++c) m.src[c] = slot++;
   m.col_slot_bits = slot - 3;
@@ -160,9 +160,11 @@ TL_INLINE void barrier() {}
 // Shared scratch of a given size. Each size is one static __shared__ array per kernel, so the
 // compiler adds up exactly what the kernel uses: a kernel's shared memory is sized from its
 // needs. Ops using the same size take turns, separated by barriers (see barrier_then_write).
-template <int Bytes>
+// Align: 16 for everything but wgmma's swizzled operands, whose 8-row atoms must start at a
+// multiple of 1024 bytes (the swizzle is a function of the shared-memory address).
+template <int Bytes, int Align = 16>
 __device__ __forceinline__ char* scratch() {
-  __shared__ alignas(16) char buf[Bytes];
+  __shared__ alignas(Align) char buf[Bytes];
   return buf;
 }
 // Sizes are rounded up to at least 256 bytes and to a sixteenth of the next power of two

@@ -1,0 +1,223 @@
+// tl/backend/cuda/dot_wgmma.hpp: tl::dot on Hopper's warpgroup tensor cores (wgmma, sm_90a).
+// Included by dot.hpp, whose operand helpers (cells, accumulator, permuted_column) it uses.
+//
+// A warpgroup (4 warps) multiplies a 64-row tile of A by all of B with one wgmma.mma_async
+// per k step, both operands read by the tensor cores straight from shared memory; the
+// accumulator stays in the registers of the tiled layout, which puts the warps of a
+// warpgroup on 64 consecutive rows and is, slot for slot, wgmma's accumulator fragment (up to
+// the column permutation inside groups of 16 that B's stored columns undo).
+//
+// Shared memory (docs/04-cuda-backend.md draws it): both operands in the hardware's swizzled
+// layouts, which a warp's 16-byte stores and the tensor cores' reads both see bank-conflict
+// free:
+//   K-major (A; B for float32): rows of W = min(128, KC * size) bytes in atoms of 8 rows; the
+//     16-byte chunk c of row r sits at chunk c ^ (r % 8) (128-byte swizzle; 64 and 32 bytes
+//     use the high bits of r % 8). Wider rows are stored as several such columns of atoms.
+//   MN-major (B for 16-bit types, N a multiple of 64): atoms of 8 k rows x 64 columns (128
+//     bytes), the same swizzle, atoms along N 1024 bytes apart, then along K.
+// Both were checked on the device against every descriptor reading (tools/probes/wgmma_probe.cu).
+#pragma once
+
+#include "wgmma_instructions.hpp"
+
+namespace tl::detail::cuda {
+
+#if TL_DEVICE_PASS
+
+template <class MmaKind>
+struct wgmma_kind_of {
+  using type = void;
+};
+template <>
+struct wgmma_kind_of<mma_f16> {
+  using type = wgmma_f16;
+};
+template <>
+struct wgmma_kind_of<mma_bf16> {
+  using type = wgmma_bf16;
+};
+template <>
+struct wgmma_kind_of<mma_tf32> {
+  using type = wgmma_tf32;
+};
+
+// Does layout LO put every warp on rows (row bits 4.. from warp bits 0..), so that the four
+// warps of each warpgroup hold 64 consecutive rows, all columns, in every thread?
+template <class LO, int N>
+constexpr bool warps_on_rows() {
+  constexpr int warp_bits = log2_exact(TL_NUM_WARPS);
+  constexpr int col_bits = log2_exact(N);
+  if (!LO::tiled || warp_bits < 2 || col_bits < 4) return false;
+  if (LO::bits.thread_used != (1u << (5 + warp_bits)) - 1) return false;
+  for (int w = 0; w < warp_bits; ++w)
+    if (col_bits + 4 + w >= LO::bits.bits || LO::bits.src[col_bits + 4 + w] != -1 - (5 + w)) return false;
+  return true;
+}
+
+// What a wgmma dot of D = dot_shapes<...> with element type T and result layout LO looks like.
+template <class D, class T, class MmaKind, class LO>
+struct wgmma_plan {
+  using kind = typename wgmma_kind_of<MmaKind>::type;
+  static constexpr int size = int(sizeof(T));
+  static constexpr int M = D::M, N = D::N, K = D::K;
+  // B as stored: K x N rows (MN-major, 16-bit types only) or N x K (K-major, transposed).
+  static constexpr bool b_mn_major = size == 2 && N % 64 == 0;
+  // Columns of B per instruction: the largest of 256, 128, .. 16 dividing N.
+  static constexpr int piece = N % 256 == 0 ? 256 : N % 128 == 0 ? 128 : N % 64 == 0 ? 64 : N % 32 == 0 ? 32 : 16;
+  static constexpr int bytes(int kc) { return (M + N) * kc * size; }
+  // The K step: K halved while A and B exceed the budget (the row stays a whole swizzle width).
+  static constexpr int kc() {
+    int k = K;
+    while (bytes(k) > dot_smem_budget && (k / 2) * size >= 32 && k % 2 == 0) k /= 2;
+    return k;
+  }
+  static constexpr int KC = kc();
+  static constexpr int W = KC * size >= 128 ? 128 : KC * size;  // K-major row width (bytes)
+  static constexpr bool ok = !std::is_void_v<kind> && D::BA == 1 && warps_on_rows<LO, N>() && M % 64 == 0 &&
+                             N % 16 == 0 && (W == 32 || W == 64 || W == 128) && (KC * size) % W == 0 &&
+                             K % KC == 0 && bytes(KC) <= 48 * 1024;
+};
+
+// Byte offset of cell (r, k) of a K-major operand of `rows` rows, rows W bytes wide.
+template <int W, int Size>
+TL_INLINE constexpr int kmajor_offset(int r, int k, int rows) {
+  constexpr int shift = W == 128 ? 0 : W == 64 ? 1 : 2;  // the row bits the swizzle uses
+  const int kb = k * Size;
+  return (kb / W) * (rows * W) + r * W + ((((kb % W) >> 4) ^ ((r & 7) >> shift)) << 4) + (kb & 15);
+}
+// Byte offset of cell (k, n) of an MN-major 16-bit operand N columns wide.
+template <int N>
+TL_INLINE constexpr int mn_major_offset(int k, int n) {
+  return (n >> 6) * 1024 + (k >> 3) * (N / 64 * 1024) + (k & 7) * 128 + (((((n & 63) * 2) >> 4) ^ (k & 7)) << 4) +
+         ((n * 2) & 15);
+}
+
+// A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle.
+__device__ __forceinline__ std::uint64_t smem_descriptor(const void* p, int lbo, int sbo, int width) {
+  const int swizzle = width == 128 ? 1 : width == 64 ? 2 : 3;
+  const auto a = static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+  return std::uint64_t((a & 0x3ffff) >> 4) | (std::uint64_t(lbo >> 4) << 16) | (std::uint64_t(sbo >> 4) << 32) |
+         (std::uint64_t(swizzle) << 62);
+}
+
+__device__ __forceinline__ void wgmma_fence_async_proxy() {  // generic stores -> tensor-core reads
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+
+// V cells of an operand, rounded to tf32 for the tf32 instructions (the tensor cores would
+// truncate; the CPU backend rounds to nearest, as cvt.rna does).
+template <class Kind, int V, class X>
+__device__ __forceinline__ vector_of<value_of_t<X>, V> operand_cells(const X& x, int t, int i) {
+  auto w = cells<V>(x, t, i);
+  if constexpr (std::is_same_v<Kind, wgmma_tf32>) {
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) w.x[k] = __uint_as_float(to_tf32(w.x[k]));
+  }
+  return w;
+}
+
+// out = acc + a @ b on wgmma (P = wgmma_plan<...>::ok).
+template <class P, class EA, class EB, class Acc, class Out>
+__device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
+  using T = value_of_t<EA>;
+  using AccT = typename Out::value_type;
+  using Kind = typename P::kind;
+  using LO = layout<typename Out::shape_type>;
+  using LA = layout<typename EA::shape_type>;
+  using LB = layout<typename EB::shape_type>;
+  constexpr int M = P::M, N = P::N, K = P::K, KC = P::KC, W = P::W, size = P::size, piece = P::piece;
+  constexpr int a_bytes = M * KC * size;
+  char* const base = scratch<scratch_size(P::bytes(KC)), 1024>();
+  char* const A = base;
+  char* const B = base + a_bytes;
+  const int t = thread_id();
+
+  EA ax = ea;  // copies whose broadcast blocks can be pointed at their staged copies
+  EB bx = eb;
+  stage_each(ax, bx);
+
+  // The accumulator in wgmma's register order, per 16-row slot group mt and piece of B:
+  // register 4j + 2r + b of n8 tile j is row g + 8r, column 8j + 2q + b of the piece as stored,
+  // which is slot 8 (mt NG + ng) + 4r + 2h + b for the stored column 16 ng + 8h + 2q + b.
+  constexpr int NG = N / 16, MT = LO::slots / 8 / NG, PIECES = N / piece;
+  float d[MT][PIECES][piece / 2];
+  auto slot_of = [](int mt, int p, int i) {
+    const int j = p * piece / 8 + i / 4, r = (i / 2) & 1, b = i & 1;
+    return 8 * (mt * NG + j / 2) + 4 * r + 2 * (j & 1) + b;
+  };
+  TL_UNROLL
+  for (int mt = 0; mt < MT; ++mt)
+    TL_UNROLL
+    for (int p = 0; p < PIECES; ++p)
+      TL_UNROLL
+      for (int i = 0; i < piece / 2; ++i) d[mt][p][i] = accumulator<float>(acc, slot_of(mt, p, i));
+  int a_row[MT];  // the first row of each slot group's 64-row tile
+  TL_UNROLL
+  for (int mt = 0; mt < MT; ++mt) a_row[mt] = int(LO::flat(t, 8 * mt * NG) / N) & ~63;
+
+  TL_UNROLL
+  for (int kc = 0; kc < K; kc += KC) {
+    barrier();  // the previous step's (or dot's) operands are no longer read
+    {           // A: rows of K cells, this step's KC of them
+      constexpr int V = LA::vec;
+      TL_UNROLL
+      for (int i = 0; i < LA::slots; i += V) {
+        if (!LA::valid(t, i)) continue;
+        const std::int64_t f = LA::flat(t, i);
+        const int r = int(f / K), c = int(f % K) - kc;
+        if (unsigned(c) >= unsigned(KC)) continue;
+        *reinterpret_cast<vector_of<T, V>*>(A + kmajor_offset<W, size>(r, c, M)) = operand_cells<Kind, V>(ax, t, i);
+      }
+    }
+    {  // B: rows kc .. kc + KC - 1, columns in the permuted order
+      constexpr int V = P::b_mn_major ? (LB::vec < 2 ? LB::vec : 2) : 1;
+      TL_UNROLL
+      for (int i = 0; i < LB::slots; i += V) {
+        if (!LB::valid(t, i)) continue;
+        const std::int64_t f = LB::flat(t, i);
+        const int k = int(f / N) - kc, n = permuted_column(int(f % N));
+        if (unsigned(k) >= unsigned(KC)) continue;
+        const int at = P::b_mn_major ? mn_major_offset<N>(k, n) : kmajor_offset<W, size>(n, k, N);
+        *reinterpret_cast<vector_of<T, V>*>(B + at) = operand_cells<Kind, V>(bx, t, i);
+      }
+    }
+    wgmma_fence_async_proxy();
+    barrier();
+    wgmma_fence();
+    TL_UNROLL
+    for (int s = 0; s < KC / Kind::k; ++s) {
+      const int kb = s * Kind::k * size;  // the instruction's first byte along K
+      TL_UNROLL
+      for (int mt = 0; mt < MT; ++mt) {
+        const std::uint64_t da = smem_descriptor(A + (kb / W) * (M * W) + a_row[mt] * W + kb % W, 16, 8 * W, W);
+        TL_UNROLL
+        for (int p = 0; p < PIECES; ++p) {
+          if constexpr (P::b_mn_major) {
+            // k rows 16 s .. 16 s + 15 are two atoms along K; the piece's atoms along N follow.
+            const std::uint64_t db = smem_descriptor(B + (2 * s) * (N / 64 * 1024) + (p * piece / 64) * 1024, 1024,
+                                                     N / 64 * 1024, 128);
+            wgmma<Kind, piece>::template run<0, 1>(d[mt][p], da, db, 1);
+          } else {
+            const std::uint64_t db = smem_descriptor(B + (kb / W) * (N * W) + p * piece * W + kb % W, 16, 8 * W, W);
+            wgmma<Kind, piece>::run(d[mt][p], da, db, 1);
+          }
+        }
+      }
+    }
+    wgmma_commit();
+    wgmma_wait_all();
+  }
+  TL_UNROLL
+  for (int mt = 0; mt < MT; ++mt)
+    TL_UNROLL
+    for (int p = 0; p < PIECES; ++p)
+      TL_UNROLL
+      for (int i = 0; i < piece / 2; ++i) out.v[slot_of(mt, p, i)] = convert<AccT>(d[mt][p][i]);
+}
+
+#endif
+
+}  // namespace tl::detail::cuda
