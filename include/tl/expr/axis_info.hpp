@@ -81,4 +81,91 @@ constexpr int last_axis_stride() {
   return stride_of<std::remove_cvref_t<E>>::value;
 }
 
+// ---- affine offsets and convex masks (the CUDA loads' and stores' fast path) ----
+//
+//   uniform_v<E>      the same value at every coordinate (scalars and arithmetic on them)
+//   affine_v<E>       an integer expression a0 + sum_d a_d c_d of the coordinates c: aranges,
+//                     scalars, sums, differences, products by a uniform factor, None-axes
+//   affine_ptr_v<E>   a pointer plus an affine offset (x_ptr + off_j(_, None) * N + off_k)
+//   convex_mask_v<E>  an AND of comparisons (<, <=, >, >=) of affine expressions: the set of
+//                     coordinates it lets in is convex, so it is true on a whole block as soon
+//                     as it is true at the block's corners
+// All of them hold no block (registers): they can be evaluated at any coordinate by any
+// thread. The reasoning treats integers as unbounded; offsets that wrap around their type
+// inside one block are out of its scope (they would address the wrong memory anyway).
+
+template <class X>
+struct uniform_of : std::false_type {};
+template <class T, bool W>
+struct uniform_of<scalar_expr<T, W>> : std::true_type {};
+template <class Op, class A, class B>
+struct uniform_of<binary<Op, A, B>> : std::bool_constant<uniform_of<A>::value && uniform_of<B>::value> {};
+template <class Op, class E>
+struct uniform_of<unary<Op, E>> : uniform_of<E> {};
+template <class T, class E>
+struct uniform_of<cast<T, E>> : uniform_of<E> {};
+template <class E>
+inline constexpr bool uniform_v = uniform_of<std::remove_cvref_t<E>>::value;
+
+template <class E>
+inline constexpr bool integral_expr_v = std::is_integral_v<value_of_t<E>> && !std::is_same_v<value_of_t<E>, bool>;
+
+// Views that keep coordinates linear: new size-1 axes and broadcasts (not reshapes).
+template <class Map>
+struct linear_map : std::false_type {};
+template <class Plan>
+struct linear_map<insert_axes_map<Plan>> : std::true_type {};
+template <>
+struct linear_map<broadcast_map> : std::true_type {};
+
+template <class X>
+struct affine_of : std::false_type {};
+template <class T, bool W>
+struct affine_of<scalar_expr<T, W>> : std::bool_constant<std::is_integral_v<T> && !std::is_same_v<T, bool>> {};
+template <int Start, int End>
+struct affine_of<arange_expr<Start, End>> : std::true_type {};
+template <class A, class B>
+struct affine_of<binary<op::add, A, B>> : std::bool_constant<affine_of<A>::value && affine_of<B>::value> {};
+template <class A, class B>
+struct affine_of<binary<op::sub, A, B>> : std::bool_constant<affine_of<A>::value && affine_of<B>::value> {};
+template <class A, class B>
+struct affine_of<binary<op::mul, A, B>>
+    : std::bool_constant<integral_expr_v<binary<op::mul, A, B>> &&
+                         ((affine_of<A>::value && uniform_of<B>::value) || (uniform_of<A>::value && affine_of<B>::value))> {};
+template <class T, class E>
+struct affine_of<cast<T, E>> : std::bool_constant<std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                                                  sizeof(T) >= sizeof(value_of_t<E>) && affine_of<E>::value> {};
+template <class E, class Shape, class Map>
+struct affine_of<view<E, Shape, Map>> : std::bool_constant<linear_map<Map>::value && affine_of<E>::value> {};
+template <class E>
+inline constexpr bool affine_v = affine_of<std::remove_cvref_t<E>>::value;
+
+template <class X>
+struct affine_ptr_of : std::false_type {};
+template <class T, bool W>
+struct affine_ptr_of<scalar_expr<T, W>> : std::true_type {};  // a pointer argument
+template <class Op, class P, class O>
+struct affine_ptr_of<pointer_offset<Op, P, O>> : std::bool_constant<affine_ptr_of<P>::value && affine_of<O>::value> {};
+template <class E, class Shape, class Map>
+struct affine_ptr_of<view<E, Shape, Map>> : std::bool_constant<linear_map<Map>::value && affine_ptr_of<E>::value> {};
+template <class E>
+inline constexpr bool affine_ptr_v = affine_ptr_of<std::remove_cvref_t<E>>::value;
+
+template <class Op>
+inline constexpr bool ordering_v = std::is_same_v<Op, op::lt> || std::is_same_v<Op, op::le> ||
+                                   std::is_same_v<Op, op::gt> || std::is_same_v<Op, op::ge>;
+template <class X>
+struct convex_of : std::false_type {};
+template <bool W>
+struct convex_of<scalar_expr<bool, W>> : std::true_type {};
+template <class Op, class A, class B>
+struct convex_of<binary<Op, A, B>>
+    : std::bool_constant<(ordering_v<Op> && affine_of<A>::value && affine_of<B>::value) ||
+                         ((std::is_same_v<Op, op::bit_and> || std::is_same_v<Op, op::logical_and>) && convex_of<A>::value &&
+                          convex_of<B>::value)> {};
+template <class E, class Shape, class Map>
+struct convex_of<view<E, Shape, Map>> : std::bool_constant<linear_map<Map>::value && convex_of<E>::value> {};
+template <class E>
+inline constexpr bool convex_mask_v = convex_of<std::remove_cvref_t<E>>::value;
+
 }  // namespace tl::detail

@@ -47,11 +47,10 @@ template <class LO, int N>
 constexpr bool warps_on_rows() {
   constexpr int warp_bits = log2_exact(TL_NUM_WARPS);
   constexpr int col_bits = log2_exact(N);
-  if (!LO::tiled || warp_bits < 2 || col_bits < 4) return false;
-  if (LO::bits.thread_used != (1u << (5 + warp_bits)) - 1) return false;
-  for (int w = 0; w < warp_bits; ++w)
-    if (col_bits + 4 + w >= LO::bits.bits || LO::bits.src[col_bits + 4 + w] != -1 - (5 + w)) return false;
-  return true;
+  bool ok = LO::tiled && warp_bits >= 2 && col_bits >= 4 && LO::bits.thread_used == (1u << (5 + warp_bits)) - 1;
+  for (int w = 0; ok && w < warp_bits; ++w)
+    ok = col_bits + 4 + w < LO::bits.bits && LO::bits.src[col_bits + 4 + w] == -1 - (5 + w);
+  return ok;
 }
 
 // What a wgmma dot of D = dot_shapes<...> with element type T and result layout LO looks like.

@@ -130,6 +130,7 @@ struct layout {
   // Does thread t hold data in slot i?
   TL_INLINE static constexpr bool valid(int t, int i) {
     if constexpr (replicated) return true;
+    else if constexpr (tiled && bits.thread_used == unsigned(threads - 1)) return true;  // every thread holds data
     else if constexpr (tiled) return (unsigned(t) & ~bits.thread_used) == 0;
     else return flat(t, i) < n;
   }

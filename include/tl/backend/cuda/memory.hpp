@@ -39,12 +39,90 @@ __device__ __forceinline__ bool chunk_is_vector(const P (&p)[V], const bool (&m)
   }
 }
 
+// ---- the affine fast path ----
+// When the pointers are affine in the coordinates and the mask is convex (axis_info.hpp), a
+// few evaluations at the block's origin, its unit steps and its corners tell the whole
+// program at once that every lane is masked in and every chunk aligned. Each chunk is then
+// one vector access at origin + sum_d stride_d c_d: the thread's part of the sum is computed
+// once, the slot's part is a constant times a stride, and no lane evaluates a pointer or a
+// mask. Anything else (a partial block at an edge, odd alignment) takes the general path.
+template <class S, class EP, class EM, class T, int V>
+inline constexpr bool affine_access_v = !TL_DEVICE_CHECKS && V > 1 && sizeof(T) * V <= 16 && layout<S>::pow2 &&
+                                        !layout<S>::replicated && unit_stride_chunks<S, EP, V> && affine_ptr_v<EP> &&
+                                        convex_mask_v<EM>;
+
+// The origin pointer and the strides (elements per step along each axis); true when the whole
+// block is masked in and every chunk of V elements is aligned to V elements.
+template <class S, int V, class EP, class EM, class P>
+__device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& origin, std::int64_t (&stride)[S::rank]) {
+  using T = typename P::element_type;
+  coord<S::rank> c{};
+  origin = operand_at<S>(ptrs, c, -1);
+  bool ok = reinterpret_cast<std::uintptr_t>(origin.get()) % (sizeof(T) * V) == 0;
+  TL_UNROLL
+  for (int d = 0; d < S::rank; ++d) {
+    stride[d] = 0;
+    if (S::dim(d) == 1) continue;
+    c[d] = 1;
+    stride[d] = operand_at<S>(ptrs, c, -1).offset - origin.offset;
+    c[d] = 0;
+    if (d < S::rank - 1) ok = ok && stride[d] % V == 0;
+  }
+  TL_UNROLL
+  for (int m = 0; m < (1 << S::rank); ++m) {  // the corners (axes of size 1 have one)
+    bool corner = true;
+    TL_UNROLL
+    for (int d = 0; d < S::rank; ++d) {
+      c[d] = (m >> d) & 1 ? S::dim(d) - 1 : 0;
+      corner = corner && !((m >> d) & 1 && S::dim(d) == 1);
+    }
+    if (corner) ok = ok && convert<bool>(operand_at<S>(mask, c, -1));
+  }
+  return ok;
+}
+
+// Element offset of thread t's slot i from the origin. The layout's flat index is the OR of a
+// thread part and a slot part with disjoint bits (power-of-two sizes), so the coordinates add.
+template <class S>
+__device__ __forceinline__ std::int64_t affine_thread_offset(const std::int64_t (&stride)[S::rank], int t) {
+  const auto c = unravel<S>(layout<S>::flat(t, 0));
+  std::int64_t off = 0;
+  TL_UNROLL
+  for (int d = 0; d < S::rank; ++d) off += stride[d] * c[d];
+  return off;
+}
+template <class S>
+__device__ __forceinline__ std::int64_t affine_slot_offset(const std::int64_t (&stride)[S::rank], int i) {
+  const auto c = unravel<S>(layout<S>::flat(0, i));  // a constant once unrolled
+  std::int64_t off = 0;
+  TL_UNROLL
+  for (int d = 0; d < S::rank; ++d) off += stride[d] * c[d];
+  return off;
+}
+
 template <class T, class S, class EP, class EM, class EO, class Out>
 __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_location& where, Out& out) {
   using L = layout<S>;
   using P = value_of_t<EP>;
   constexpr int V = L::vec;
   stage<S>(ptrs, mask, other);
+  if constexpr (affine_access_v<S, EP, EM, T, V>) {
+    P origin;
+    std::int64_t stride[S::rank];
+    if (affine_setup<S, V>(ptrs, mask, origin, stride)) {
+      const int t = thread_id();
+      const T* o = origin.get() + affine_thread_offset<S>(stride, t);
+      TL_UNROLL
+      for (int i0 = 0; i0 < L::slots; i0 += V) {
+        if (!L::valid(t, i0)) continue;
+        // One vector load into a local first: set_chunk's bit_cast straight from global memory
+        // would copy byte by byte.
+        const vector_of<T, V> w = *reinterpret_cast<const vector_of<T, V>*>(o + affine_slot_offset<S>(stride, i0));
+        out.v.template set_chunk<V>(i0, w);
+      }
+      return;
+    }
+  }
   [[maybe_unused]] access_tracker<S> tracker;
   const int t = thread_id();
   TL_UNROLL
@@ -101,8 +179,25 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
   using P = value_of_t<EP>;
   constexpr int V = L::vec;
   stage<S>(ptrs, value, mask);
-  [[maybe_unused]] access_tracker<S> tracker;
   const int t = thread_id();
+  if constexpr (affine_access_v<S, EP, EM, Q, V>) {
+    P origin;
+    std::int64_t stride[S::rank];
+    if (affine_setup<S, V>(ptrs, mask, origin, stride)) {
+      Q* o = origin.get() + affine_thread_offset<S>(stride, t);
+      TL_UNROLL
+      for (int i0 = 0; i0 < L::slots; i0 += V) {
+        if (!L::valid(t, i0)) continue;
+        auto c = unravel<S>(L::flat(t, i0));
+        vector_of<Q, V> w;
+        TL_UNROLL
+        for (int k = 0; k < V; ++k, ++c[S::rank - 1]) w.x[k] = convert<Q>(operand_at<S>(value, c, i0 + k));
+        *reinterpret_cast<vector_of<Q, V>*>(o + affine_slot_offset<S>(stride, i0)) = w;
+      }
+      return;
+    }
+  }
+  [[maybe_unused]] access_tracker<S> tracker;
   // A one-element block is held by every thread; thread 0 writes it.
   const bool writer = !L::replicated || t == 0;
   TL_UNROLL
