@@ -213,6 +213,9 @@ struct p11_launch {
   }
 };
 
+// Puzzle 8's programs resident per multiprocessor (launch_options::programs_per_sm; 0: no cap).
+int softmax_programs_per_sm = 0;
+
 std::vector<bench_case> all_cases() {
   std::vector<bench_case> cs;
   const auto f32 = kind::f32;
@@ -343,8 +346,11 @@ std::vector<bench_case> all_cases() {
       return std::vector<array_spec>{{"x", nn, f32}, {"z", nn, out}};
     };
     c.output = 1;
+    if (softmax_programs_per_sm > 0) c.blocks += ", " + std::to_string(softmax_programs_per_sm) + "/SM";
     c.launch = [](const arrays& a, const sizes& n, const tl::launch_options& o) {
-      tl::launch<softmax_kernel<1, 1024>>(grid(n.N0), o, a.f32(0), a.f32(1), n.N0, n.T);
+      tl::launch_options capped = o;
+      capped.programs_per_sm = softmax_programs_per_sm;
+      tl::launch<softmax_kernel<1, 1024>>(grid(n.N0), capped, a.f32(0), a.f32(1), n.N0, n.T);
     };
     c.spec_at = [](const input_fn& in, const sizes& n, std::uint64_t e) {
       const std::uint64_t row = e / n.T * n.T;
@@ -499,6 +505,12 @@ std::vector<bench_case> all_cases() {
     c.amount = [](const sizes& n) { return 2.0 * n.N0 * n.N1 * n.MID; };
     c.roof = ceiling::cublas_f16_dense;
     c.target_rate = 150;
+    cs.push_back(c);
+    c.id = "12 tf32 8w";
+    c.blocks = "B0=B1=128, B_MID=64, 8 warps";
+    c.launch = [](const arrays& a, const sizes& n, const tl::launch_options& o) {
+      matmul::p12_tf32(a.f32(0), a.get<int>(1), a.get<int>(2), a.f32(3), a.f32(4), n.N0, n.N1, n.MID, o);
+    };
     cs.push_back(c);
   }
   return cs;
@@ -749,6 +761,9 @@ int main(int argc, char** argv) {
   app.add_option("--samples", samples, "output elements checked against the spec with --check")->check(CLI::Range(1, 100000));
   app.add_option("--csv", csv, "CSV output");
   app.add_option("--svg", svg, "plot of the ratios (SVG)");
+  app.add_option("--softmax-programs-per-sm", softmax_programs_per_sm,
+                 "puzzle 8: programs resident per multiprocessor (0: as many as fit)")
+      ->check(CLI::Range(0, 64));
   CLI11_PARSE(app, argc, argv);
 
   auto cases = all_cases();

@@ -37,6 +37,18 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
                   TL_NUM_WARPS == 16,
               "tl: TL_NUM_WARPS must be 1, 2, 4, 8 or 16");
 
+// The launch functions' bodies depend on TL_NUM_WARPS and on whether nvcc compiles the
+// translation unit; an inline namespace named after both gives each variant its own symbols,
+// so one program may launch the same kernel from TUs with different warp counts (the
+// one-definition rule would otherwise let the linker keep one body for all).
+#define TL_CAT2_(a, b) a##b
+#define TL_CAT_(a, b) TL_CAT2_(a, b)
+#if defined(__CUDACC__)
+#define TL_LAUNCH_ABI TL_CAT_(cuda_warps_, TL_NUM_WARPS)
+#else
+#define TL_LAUNCH_ABI host
+#endif
+
 // CUDA backend: with TL_DEVICE_CHECKS=1 every masked-in lane of a load or store is checked
 // against its buffer on the GPU too; invalid lanes are skipped and reported as on the CPU.
 // (The CPU backend always checks.)

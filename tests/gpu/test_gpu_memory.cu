@@ -82,6 +82,32 @@ TEST_CASE("device buffers are used in place, and launches can be asynchronous on
   REQUIRE(report.seconds > 0);
 }
 
+__global__ void occupancy_probe_kernel(float* x) {
+  __shared__ float s[256];
+  s[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+TEST_CASE("programs_per_sm caps the programs a multiprocessor runs at once, and results stay the same",
+          "[gpu][launch]") {
+  for (int cap : {1, 2, 3, 5, 8}) {
+    const int bytes = tl::detail::cuda::reserved_shared_memory(reinterpret_cast<const void*>(&occupancy_probe_kernel), cap, "probe");
+    int resident = 0;
+    TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, occupancy_probe_kernel, 256, bytes));
+    INFO("cap " << cap << ", reserved " << bytes << " bytes");
+    REQUIRE(resident == cap);
+  }
+  REQUIRE(tl::detail::cuda::reserved_shared_memory(reinterpret_cast<const void*>(&occupancy_probe_kernel), 0, "probe") == 0);
+  const int n = 100000;
+  auto host = random_values(std::size_t(n));
+  std::vector<float> z(std::size_t(n), NAN);
+  const auto report = tl::launch<scale_kernel<1024>>(tl::grid(tl::cdiv(n, 1024)),
+                                                     {.backend = tl::backend::cuda, .programs_per_sm = 2}, host, z, 2.0f, n);
+  REQUIRE(report.ok());
+  for (int i = 0; i < n; ++i) REQUIRE(z[std::size_t(i)] == host[std::size_t(i)] * 2.0f);
+}
+
 TEST_CASE("a CUDA launch refuses bad input before anything runs, naming it", "[gpu][launch]") {
   std::vector<float> x(100), z(100, 1.0f);
   REQUIRE_THROWS_WITH((tl::launch<scale_kernel<128>>(tl::grid(0), cuda, x, z, 1.0f, 100)),

@@ -65,19 +65,21 @@ TEST_CASE("sum, max, min, argmax, argmin agree along each axis, with ties and Na
 // z = dot(a, b, acc) for M x K and K x N tiles of T (2-D) or a batch of them (3-D).
 template <class T, int BT, int M, int N, int K, tl::input_precision P>
 TL_KERNEL void dot_kernel(tl::ptr<T> a_ptr, tl::ptr<T> b_ptr, tl::ptr<float> acc_ptr, tl::ptr<float> z_ptr) {
-  auto bt = tl::arange<0, BT>()(_, None, None);
-  auto m = tl::arange<0, M>()(None, _, None);
-  auto n = tl::arange<0, N>()(None, None, _);
   auto k = tl::arange<0, K>();
-  auto a = tl::load(a_ptr + bt * M * K + m * K + k(None, None, _));
-  auto b = tl::load(b_ptr + bt * K * N + k(None, _, None) * N + n);
-  auto acc = tl::load(acc_ptr + bt * M * N + m * N + n);
   if constexpr (BT == 1) {
-    auto a2 = tl::reshape<M, K>(a);
-    auto b2 = tl::reshape<K, N>(b);
-    auto z = tl::dot(a2, b2, tl::reshape<M, N>(acc), tl::precision_t<P>{});
-    tl::store(z_ptr + tl::reshape<M, N>(m * N + n), z);
+    auto m = tl::arange<0, M>()(_, None);
+    auto n = tl::arange<0, N>()(None, _);
+    auto a = tl::load(a_ptr + m * K + k(None, _));
+    auto b = tl::load(b_ptr + k(_, None) * N + n);
+    auto acc = tl::load(acc_ptr + m * N + n);
+    tl::store(z_ptr + m * N + n, tl::dot(a, b, acc, tl::precision_t<P>{}));
   } else {
+    auto bt = tl::arange<0, BT>()(_, None, None);
+    auto m = tl::arange<0, M>()(None, _, None);
+    auto n = tl::arange<0, N>()(None, None, _);
+    auto a = tl::load(a_ptr + bt * M * K + m * K + k(None, None, _));
+    auto b = tl::load(b_ptr + bt * K * N + k(None, _, None) * N + n);
+    auto acc = tl::load(acc_ptr + bt * M * N + m * N + n);
     tl::store(z_ptr + bt * M * N + m * N + n, tl::dot(a, b, acc, tl::precision_t<P>{}));
   }
 }

@@ -9,6 +9,7 @@
 #include "launch_options.hpp"
 
 namespace tl {
+inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count
 
 // launch<kernel>(grid, options, args...): runs kernel(args...) once per program of the grid.
 // Arguments convert to the kernel's parameter types (a std::vector<float>& becomes a checked
@@ -58,4 +59,5 @@ launch_report launch(const grid& g, Args&&... args) {
   return launch<Kernel>(g, launch_options{}, std::forward<Args>(args)...);
 }
 
+}  // namespace TL_LAUNCH_ABI
 }  // namespace tl

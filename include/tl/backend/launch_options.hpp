@@ -45,6 +45,10 @@ struct launch_options {
   void* stream = nullptr;   // a cudaStream_t; null: the default stream
   bool wait = true;         // wait for the kernel (and report its time); false: return at once,
                             // allowed only without device checks and without host buffers
+  int programs_per_sm = 0;  // at most this many programs resident on one multiprocessor (0: as
+                            // many as fit). For programs that stream more data than the L2
+                            // holds: fewer in flight keep what they read again in the cache.
+                            // Reserves unused shared memory per program to get there.
 };
 
 inline const char* to_string(tl::backend b) { return b == tl::backend::cpu ? "cpu" : "cuda"; }

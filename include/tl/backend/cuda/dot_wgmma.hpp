@@ -159,7 +159,7 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
 
   TL_UNROLL
   for (int kc = 0; kc < K; kc += KC) {
-    barrier();  // the previous step's (or dot's) operands are no longer read
+    barrier();  // the previous step's (or dot's) instructions are done with the operands
     {           // A: rows of K cells, this step's KC of them
       constexpr int V = LA::vec;
       TL_UNROLL
@@ -207,6 +207,9 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
       }
     }
     wgmma_commit();
+    // Waited for at once: the next step overwrites the operands. (Leaving the last group
+    // unfinished, to run on under the caller's next loads, gains nothing: ptxas waits for it
+    // wherever the accumulator registers flow on, in a loop at the back edge.)
     wgmma_wait_all();
   }
   TL_UNROLL

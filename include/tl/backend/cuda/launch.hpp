@@ -180,6 +180,29 @@ struct timing {
   }
 };
 
+// launch_options::programs_per_sm: the dynamic shared memory (unused by the program) that
+// leaves room for at most that many programs on a multiprocessor; 0 when not asked for.
+inline int reserved_shared_memory(const void* kernel, int programs_per_sm, const std::string& context) {
+  if (programs_per_sm <= 0) return 0;
+  int dev = 0, per_sm = 0, per_block = 0, reserved = 0;
+  TL_CUDA_CHECK(cudaGetDevice(&dev));
+  TL_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  TL_CUDA_CHECK(cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  TL_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+  cudaFuncAttributes fa{};
+  TL_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
+  const int own = int(fa.sharedSizeBytes);
+  const int bytes = std::clamp(per_sm / programs_per_sm - reserved - own, 0, per_block - own);
+  // All of the multiprocessor's memory as shared memory, so the count works out as computed.
+  check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+             "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
+  if (bytes > 48 * 1024)
+    check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", __FILE__, __LINE__, context);
+  return bytes;
+}
+
+inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count
 template <auto Kernel, class Params>
 launch_report run(const grid& g, const launch_options& options, const Params& bound_in) {
   constexpr bool checks = TL_DEVICE_CHECKS != 0;
@@ -218,14 +241,15 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   const dim3 blocks(unsigned(g.x), unsigned(g.y), unsigned(g.z));
   auto kernel = std::apply([](const auto&... p) { return &entry<Kernel, TL_NUM_WARPS, checks, std::remove_cvref_t<decltype(p)>...>; },
                            bound);
+  const int reserve = reserved_shared_memory(reinterpret_cast<const void*>(kernel), options.programs_per_sm, context);
   if (!options.wait) {
-    std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, 0, stream>>>(rep, p...); }, bound);
+    std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, reserve, stream>>>(rep, p...); }, bound);
     check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
     return r;
   }
   timing t;
   TL_CUDA_CHECK(cudaEventRecord(t.start, stream));
-  std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, 0, stream>>>(rep, p...); }, bound);
+  std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, reserve, stream>>>(rep, p...); }, bound);
   check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
   TL_CUDA_CHECK(cudaEventRecord(t.stop, stream));
   check_call(cudaEventSynchronize(t.stop), "running the kernel", __FILE__, __LINE__,
@@ -246,6 +270,7 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   }
   return r;
 }
+}  // namespace TL_LAUNCH_ABI
 
 }  // namespace tl::detail::cuda
 #endif
