@@ -506,12 +506,6 @@ std::vector<bench_case> all_cases() {
     c.roof = ceiling::cublas_f16_dense;
     c.target_rate = 150;
     cs.push_back(c);
-    c.id = "12 tf32 8w";
-    c.blocks = "B0=B1=128, B_MID=64, 8 warps";
-    c.launch = [](const arrays& a, const sizes& n, const tl::launch_options& o) {
-      matmul::p12_tf32(a.f32(0), a.get<int>(1), a.get<int>(2), a.f32(3), a.f32(4), n.N0, n.N1, n.MID, o);
-    };
-    cs.push_back(c);
   }
   return cs;
 }

@@ -5,7 +5,6 @@
 #include "tl_bench_matmul.hpp"
 
 #include "p11_matmul.hpp"
-#include "p12_quantized_matmul.hpp"
 
 namespace bench::matmul {
 namespace {
@@ -27,10 +26,5 @@ void p11_tf32(tl::ptr<float> x, tl::ptr<float> y, tl::ptr<float> z, int N0, int 
 void p11_f32(tl::ptr<float> x, tl::ptr<float> y, tl::ptr<float> z, int N0, int N1, int N2, int MID,
              const tl::launch_options& o) {
   p11<float, 32, tl::ieee>(x, y, z, N0, N1, N2, MID, o);
-}
-void p12_tf32(tl::ptr<float> scale, tl::ptr<int> offset, tl::ptr<int> weight, tl::ptr<float> activation,
-              tl::ptr<float> z, int N0, int N1, int MID, const tl::launch_options& o) {
-  tl::launch<quant_dot_kernel<128, 128, 64, tl::tf32>>(tl::grid(tl::cdiv(N0, 128), tl::cdiv(N1, 128)), o, scale, offset,
-                                                       weight, activation, z, N0, N1, MID);
 }
 }  // namespace bench::matmul

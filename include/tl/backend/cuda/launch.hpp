@@ -191,8 +191,11 @@ inline int reserved_shared_memory(const void* kernel, int programs_per_sm, const
   TL_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
   cudaFuncAttributes fa{};
   TL_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
-  const int own = int(fa.sharedSizeBytes);
-  const int bytes = std::clamp(per_sm / programs_per_sm - reserved - own, 0, per_block - own);
+  // Shared memory is handed out in whole units (128 bytes on sm_80/90): a program's share is
+  // rounded down to 256 so that `programs_per_sm` of them fit after the rounding up.
+  const int own = (int(fa.sharedSizeBytes) + 255) / 256 * 256;
+  const int share = per_sm / programs_per_sm / 256 * 256;
+  const int bytes = std::clamp(share - reserved - own, 0, per_block - own);
   // All of the multiprocessor's memory as shared memory, so the count works out as computed.
   check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
              "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
