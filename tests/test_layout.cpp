@@ -62,3 +62,19 @@ TEST_CASE("the tiled layout is the mma accumulator layout, columns permuted per 
     }
   }
 }
+
+TEST_CASE("the tiled layout puts warps on rows first: warpgroups hold 64 consecutive rows", "[layout]") {
+  using L = layout<tl::shape<128, 64>>;
+  for (int t = 0; t < threads; ++t) {
+    const int warp = t / 32;
+    for (int i = 0; i < L::slots; ++i) {
+      const std::int64_t row = L::flat(t, i) / 64;
+      CHECK(row / 16 % 4 == warp % 4);  // warp w of a warpgroup: rows 16w .. 16w + 15 of each 64
+      if (threads >= 256) CHECK(row / 64 == warp / 4);  // 8 warps: warpgroup g holds rows 64g ..
+    }
+  }
+  // Fewer rows than 16 per warp: the remaining warps go to columns.
+  using S = layout<tl::shape<16, 128>>;
+  for (int t = 0; t < threads; ++t)
+    for (int i = 0; i < S::slots; ++i) CHECK(S::flat(t, i) % 128 / 16 % (threads / 32) == t / 32);
+}
