@@ -45,26 +45,20 @@ __device__ __forceinline__ bool chunk_is_vector(const P (&p)[V], const bool (&m)
 // program at once that every lane is masked in and every chunk aligned. Each chunk is then
 // one vector access at origin + sum_d stride_d c_d: the thread's part of the sum is computed
 // once, the slot's part is a constant times a stride, and no lane evaluates a pointer or a
-// mask (element by element when the chunks are not aligned for vectors). A block with a lane
-// masked out (at an edge of the data) takes the general path.
+// mask. Anything else (a partial block at an edge, odd alignment) takes the general path.
 template <class S, class EP, class EM, class T, int V>
 inline constexpr bool affine_access_v = !TL_DEVICE_CHECKS && V > 1 && sizeof(T) * V <= 16 && layout<S>::pow2 &&
                                         !layout<S>::replicated && unit_stride_chunks<S, EP, V> && affine_ptr_v<EP> &&
                                         convex_mask_v<EM>;
 
-// What the uniform evaluations found: a lane masked out somewhere, or every lane masked in
-// with chunks that are (or are not all) aligned for vector accesses.
-enum class affine_block { partial, scalar, vector };
-
-// The origin pointer and the strides (elements per step along each axis), and whether the whole
-// block is masked in and every chunk of V elements aligned to V elements.
+// The origin pointer and the strides (elements per step along each axis); true when the whole
+// block is masked in and every chunk of V elements is aligned to V elements.
 template <class S, int V, class EP, class EM, class P>
-__device__ __forceinline__ affine_block affine_setup(const EP& ptrs, const EM& mask, P& origin,
-                                                     std::int64_t (&stride)[S::rank]) {
+__device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& origin, std::int64_t (&stride)[S::rank]) {
   using T = typename P::element_type;
   coord<S::rank> c{};
   origin = operand_at<S>(ptrs, c, -1);
-  bool aligned = reinterpret_cast<std::uintptr_t>(origin.get()) % (sizeof(T) * V) == 0;
+  bool ok = reinterpret_cast<std::uintptr_t>(origin.get()) % (sizeof(T) * V) == 0;
   TL_UNROLL
   for (int d = 0; d < S::rank; ++d) {
     stride[d] = 0;
@@ -72,9 +66,8 @@ __device__ __forceinline__ affine_block affine_setup(const EP& ptrs, const EM& m
     c[d] = 1;
     stride[d] = operand_at<S>(ptrs, c, -1).offset - origin.offset;
     c[d] = 0;
-    if (d < S::rank - 1) aligned = aligned && stride[d] % V == 0;
+    if (d < S::rank - 1) ok = ok && stride[d] % V == 0;
   }
-  bool ok = true;
   TL_UNROLL
   for (int m = 0; m < (1 << S::rank); ++m) {  // the corners (axes of size 1 have one)
     bool corner = true;
@@ -85,7 +78,7 @@ __device__ __forceinline__ affine_block affine_setup(const EP& ptrs, const EM& m
     }
     if (corner) ok = ok && convert<bool>(operand_at<S>(mask, c, -1));
   }
-  return !ok ? affine_block::partial : aligned ? affine_block::vector : affine_block::scalar;
+  return ok;
 }
 
 // Element offset of thread t's slot i from the origin. The layout's flat index is the OR of a
@@ -116,23 +109,16 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
   if constexpr (affine_access_v<S, EP, EM, T, V>) {
     P origin;
     std::int64_t stride[S::rank];
-    const affine_block b = affine_setup<S, V>(ptrs, mask, origin, stride);
-    if (b != affine_block::partial) {
+    if (affine_setup<S, V>(ptrs, mask, origin, stride)) {
       const int t = thread_id();
       const T* o = origin.get() + affine_thread_offset<S>(stride, t);
       TL_UNROLL
       for (int i0 = 0; i0 < L::slots; i0 += V) {
         if (!L::valid(t, i0)) continue;
-        const T* at = o + affine_slot_offset<S>(stride, i0);
-        if (b == affine_block::vector) {
-          // One vector load into a local first: set_chunk's bit_cast straight from global
-          // memory would copy byte by byte.
-          const vector_of<T, V> w = *reinterpret_cast<const vector_of<T, V>*>(at);
-          out.v.template set_chunk<V>(i0, w);
-        } else {
-          TL_UNROLL
-          for (int k = 0; k < V; ++k) out.v[i0 + k] = at[k];
-        }
+        // One vector load into a local first: set_chunk's bit_cast straight from global memory
+        // would copy byte by byte.
+        const vector_of<T, V> w = *reinterpret_cast<const vector_of<T, V>*>(o + affine_slot_offset<S>(stride, i0));
+        out.v.template set_chunk<V>(i0, w);
       }
       return;
     }
@@ -197,8 +183,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
   if constexpr (affine_access_v<S, EP, EM, Q, V>) {
     P origin;
     std::int64_t stride[S::rank];
-    const affine_block b = affine_setup<S, V>(ptrs, mask, origin, stride);
-    if (b != affine_block::partial) {
+    if (affine_setup<S, V>(ptrs, mask, origin, stride)) {
       Q* o = origin.get() + affine_thread_offset<S>(stride, t);
       TL_UNROLL
       for (int i0 = 0; i0 < L::slots; i0 += V) {
@@ -207,13 +192,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
         vector_of<Q, V> w;
         TL_UNROLL
         for (int k = 0; k < V; ++k, ++c[S::rank - 1]) w.x[k] = convert<Q>(operand_at<S>(value, c, i0 + k));
-        Q* at = o + affine_slot_offset<S>(stride, i0);
-        if (b == affine_block::vector) {
-          *reinterpret_cast<vector_of<Q, V>*>(at) = w;
-        } else {
-          TL_UNROLL
-          for (int k = 0; k < V; ++k) at[k] = w.x[k];
-        }
+        *reinterpret_cast<vector_of<Q, V>*>(o + affine_slot_offset<S>(stride, i0)) = w;
       }
       return;
     }
