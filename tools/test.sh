@@ -16,7 +16,7 @@ cmake --build build
 if [ "$cuda" = "OFF" ]; then
   echo "tl: TL_CUDA=OFF: the CUDA backend was not built and the GPU tests do not exist in this build (skipped)"
 elif ! nvidia-smi -L > /dev/null 2>&1; then
-  echo "tl: no GPU on this machine: the GPU tests were built for sm_80 and sm_90 and are reported as skipped;"
+  echo "tl: no GPU on this machine: the GPU tests were built for sm_80 and sm_90a and are reported as skipped;"
   echo "tl: tools/gpu-check.sh runs them (and compute-sanitizer) on a machine with a GPU"
 fi
 ctest --test-dir build --output-on-failure -j "$(nproc)"
