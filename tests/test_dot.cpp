@@ -33,7 +33,7 @@ TEMPLATE_TEST_CASE("dot of 2-D blocks matches Eigen", "[dot]", fp16, bf16, doubl
   REQUIRE((to_matrix(got, 32, 48) - want).cwiseAbs().maxCoeff() <= tol);
 }
 
-TEST_CASE("float32 dot rounds inputs to tf32 by default, exact with tl::ieee", "[dot]") {
+TEST_CASE("float32 dot cuts inputs to tf32 by default, exact with tl::ieee", "[dot]") {
   auto a = random_block<float, 16, 32>(-1, 1);
   auto b = random_block<float, 32, 16>(-1, 1);
   Mat ta(16, 32), tb(32, 16);
@@ -50,8 +50,12 @@ TEST_CASE("float32 dot rounds inputs to tf32 by default, exact with tl::ieee", "
   REQUIRE((got_exact - want_exact).cwiseAbs().maxCoeff() <= 1e-5);
   // tf32 really does lose precision against exact float32 on these inputs.
   REQUIRE((got_tf32 - want_exact).cwiseAbs().maxCoeff() > 1e-5);
-  REQUIRE(detail::round_to_tf32(1.0f + 0x1p-11f) == 1.0f + 0x1p-10f);  // ties away from zero
-  REQUIRE(detail::round_to_tf32(1.0f + 0x1p-12f) == 1.0f);
+  // Toward zero, as the tensor cores read float32 bits: the low 13 mantissa bits dropped.
+  REQUIRE(detail::round_to_tf32(1.0f + 0x1p-10f + 0x1p-11f) == 1.0f + 0x1p-10f);
+  REQUIRE(detail::round_to_tf32(-(1.0f + 0x1p-11f + 0x1p-12f)) == -1.0f);
+  REQUIRE(detail::round_to_tf32(1.0f + 0x1p-10f) == 1.0f + 0x1p-10f);
+  REQUIRE(std::isinf(detail::round_to_tf32(INFINITY)));
+  REQUIRE(std::isnan(detail::round_to_tf32(NAN)));
 }
 
 TEST_CASE("batched 3-D dot multiplies each batch", "[dot]") {

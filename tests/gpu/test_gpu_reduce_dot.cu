@@ -105,7 +105,7 @@ TEST_CASE("dot on tensor cores: fp16, bf16 and tf32 agree with the CPU's emulati
   check_dot<tl::fp16, 1, 64, 32, 64, tf32>(1e-5);
   check_dot<tl::bf16, 1, 32, 64, 32, tf32>(1e-5);
   check_dot<tl::fp16, 2, 32, 16, 32, tf32>(1e-5);
-  check_dot<float, 1, 32, 32, 32, tf32>(1e-5);   // both round inputs to tf32 (cvt.rna): sums differ in order only
+  check_dot<float, 1, 32, 32, 32, tf32>(1e-5);   // both cut inputs to tf32: sums differ in order only
   check_dot<float, 1, 64, 64, 32, tf32>(1e-5);
   check_dot<float, 2, 16, 32, 16, tf32>(1e-5);
 }

@@ -4,8 +4,9 @@
 //   tl::dot(a, b, acc)         Triton: tl.dot(a, b, acc=acc)      (returns acc + a @ b)
 //   tl::dot(a, b, acc, tl::ieee)   input_precision="ieee"
 //
-// float32 inputs use tf32 by default, as Triton does on tensor cores: each input is rounded
-// to tf32 (10-bit mantissa, round to nearest, ties away), products accumulate in float32.
+// float32 inputs use tf32 by default, as Triton does on tensor cores: each input keeps 10
+// mantissa bits, the other 13 dropped (rounded toward zero: what the tensor cores do with the
+// float32 bits Triton hands them), products accumulate in float32.
 // The CPU backend computes exactly that, so a kernel's numbers on the CPU are the GPU's
 // numbers up to summation order. fp16/bf16 multiply exactly and accumulate in float32;
 // int8 accumulates in int32.
@@ -30,8 +31,7 @@ namespace detail {
 TL_INLINE float round_to_tf32(float x) {
   std::uint32_t u = bit_cast<std::uint32_t>(x);
   if ((u & 0x7f800000u) == 0x7f800000u) return x;  // inf, NaN
-  u = (u + 0x1000u) & 0xffffe000u;                  // nearest, ties away from zero (cvt.rna.tf32.f32)
-  return bit_cast<float>(u);
+  return bit_cast<float>(u & 0xffffe000u);           // toward zero: the low 13 mantissa bits dropped
 }
 
 template <class T>

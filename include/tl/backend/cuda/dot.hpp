@@ -1,7 +1,7 @@
 // tl/backend/cuda/dot.hpp: tl::dot on the GPU (used by ops/dot.hpp).
 //
-// Tensor cores: fp16/bf16 (mma.sync m16n8k16) and float32 with tf32 (m16n8k8, each input
-// rounded to tf32 with cvt.rna, as the CPU backend emulates), float32 accumulation, when the
+// Tensor cores: fp16/bf16 (mma.sync m16n8k16) and float32 with tf32 (m16n8k8, each input's
+// low 13 mantissa bits dropped, as the CPU backend emulates), float32 accumulation, when the
 // result has the tiled layout (layout.hpp) and M, N are multiples of 16, K of the instruction's
 // k. The tiled layout is the mma accumulator layout, so the accumulator never leaves the
 // registers: each thread's slots, 8 at a time, are the d registers of two m16n8 tiles (16 rows
@@ -30,16 +30,11 @@ struct mma_tf32 {
   static constexpr int k = 8;
 };
 
-__device__ __forceinline__ unsigned to_tf32(float x) {
-  unsigned r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  return r;
-}
 
 // Operands in shared memory. A is stored row-major (M x K), B as K x N rows for 16-bit
 // types and transposed (N x K) for tf32, whose fragments ldmatrix can only read untransposed.
-// Float inputs are stored as they are and rounded to tf32 in the fragments: a conversion on
-// the way in would make the loaded values dead before they are stored, and the compiler then
+// Float inputs are stored as they are and cut to tf32 in the fragments: a conversion on the
+// way in would make the loaded values dead before they are stored, and the compiler then
 // funnels every chunk's 128-bit load through one register quad, each load waiting for the
 // previous one. Rows are padded by 16 bytes: with a row pitch that is an odd multiple of 16
 // bytes, the 8 rows of 16 bytes an ldmatrix reads per 8 x 8 matrix fall in distinct bank groups.
@@ -49,12 +44,14 @@ struct operand_store {
   static constexpr int pad = 16 / int(sizeof(T));
 };
 
-// Rounds the float32 words of a fragment to tf32 (cvt.rna, as the CPU backend emulates).
+// Cuts the float32 words of a fragment to tf32 (the low 13 mantissa bits dropped, as the CPU
+// backend emulates; explicit, so as not to rely on what mma.sync does with them). Inf and NaN
+// keep their bits.
 template <class Kind>
 __device__ __forceinline__ void round_fragment(unsigned (&r)[4]) {
   if constexpr (std::is_same_v<Kind, mma_tf32>) {
     TL_UNROLL
-    for (int i = 0; i < 4; ++i) r[i] = to_tf32(__uint_as_float(r[i]));
+    for (int i = 0; i < 4; ++i) r[i] = (r[i] & 0x7f800000u) == 0x7f800000u ? r[i] : r[i] & 0xffffe000u;
   }
 }
 

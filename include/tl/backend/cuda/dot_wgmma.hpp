@@ -16,6 +16,10 @@
 //   MN-major (B for 16-bit types, N a multiple of 64): atoms of 8 k rows x 64 columns (128
 //     bytes), the same swizzle, atoms along N 1024 bytes apart, then along K.
 // Both were checked on the device against every descriptor reading (tools/probes/wgmma_probe.cu).
+// float32 operands are stored as they are: the tensor cores read them as tf32, dropping the low
+// 13 mantissa bits, which is the tf32 the CPU backend emulates (ops/dot.hpp). Rounding them on
+// the way in would cost more than the conversion: the compiler then funnels the operand loads
+// through one register quad, each waiting for the one before (docs/performance.md, step 16).
 #pragma once
 
 #include "wgmma_instructions.hpp"
@@ -106,17 +110,6 @@ __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.a
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
 
-// V cells of an operand, rounded to tf32 for the tf32 instructions (the tensor cores would
-// truncate; the CPU backend rounds to nearest, as cvt.rna does).
-template <class Kind, int V, class X>
-__device__ __forceinline__ vector_of<value_of_t<X>, V> operand_cells(const X& x, int t, int i) {
-  auto w = cells<V>(x, t, i);
-  if constexpr (std::is_same_v<Kind, wgmma_tf32>) {
-    TL_UNROLL
-    for (int k = 0; k < V; ++k) w.x[k] = __uint_as_float(to_tf32(w.x[k]));
-  }
-  return w;
-}
 
 // out = acc + a @ b on wgmma (P = wgmma_plan<...>::ok).
 template <class P, class EA, class EB, class Acc, class Out>
@@ -168,7 +161,7 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
         const std::int64_t f = LA::flat(t, i);
         const int r = int(f / K), c = int(f % K) - kc;
         if (unsigned(c) >= unsigned(KC)) continue;
-        *reinterpret_cast<vector_of<T, V>*>(A + kmajor_offset<W, size>(r, c, M)) = operand_cells<Kind, V>(ax, t, i);
+        *reinterpret_cast<vector_of<T, V>*>(A + kmajor_offset<W, size>(r, c, M)) = cells<V>(ax, t, i);
       }
     }
     {  // B: rows kc .. kc + KC - 1, columns in the permuted order
@@ -180,7 +173,7 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
         const int k = int(f / N) - kc, n = permuted_column(int(f % N));
         if (unsigned(k) >= unsigned(KC)) continue;
         const int at = P::b_mn_major ? mn_major_offset<N>(k, n) : kmajor_offset<W, size>(n, k, N);
-        *reinterpret_cast<vector_of<T, V>*>(B + at) = operand_cells<Kind, V>(bx, t, i);
+        *reinterpret_cast<vector_of<T, V>*>(B + at) = cells<V>(bx, t, i);
       }
     }
     wgmma_fence_async_proxy();
