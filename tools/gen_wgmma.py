@@ -10,9 +10,9 @@ accumulator registers, so the wrappers are generated. Run from the repository ro
 import pathlib
 
 KINDS = [  # (tag, ptx types, k, takes transpose immediates)
-    ("f16", "f32.f16.f16", 16, True),
-    ("bf16", "f32.bf16.bf16", 16, True),
-    ("tf32", "f32.tf32.tf32", 8, False),
+    ("mma_f16", "f32.f16.f16", 16, True),
+    ("mma_bf16", "f32.bf16.bf16", 16, True),
+    ("mma_tf32", "f32.tf32.tf32", 8, False),
 ]
 NS = [16, 32, 64, 128, 256]
 
@@ -25,7 +25,7 @@ def wrapper(tag, types, k, trans, n):
     outs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
     ins = '"l"(a), "l"(b), "r"(accumulate)' + (', "n"(TransA), "n"(TransB)' if trans else "")
     return f"""template <>
-struct wgmma<wgmma_{tag}, {n}> {{
+struct wgmma<{tag}, {n}> {{
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {{
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -46,13 +46,10 @@ def main():
            "// wgmma<Kind, N>::run(d, a, b, accumulate): one wgmma.mma_async.m64nNk{16|8} of the",
            "// executing warpgroup, A and B given by shared-memory matrix descriptors, d the thread's",
            "// N / 2 float32 accumulators (d = a b, or d += a b when accumulate is nonzero).",
-           "#pragma once", "", "#include <cstdint>", "", "#include \"../../config.hpp\"", "",
+           "#pragma once", "", "#include <cstdint>", "", "#include \"../../config.hpp\"", "#include \"mma_kinds.hpp\"", "",
            "namespace tl::detail::cuda {", "",
            "// The instructions exist on sm_90a only; elsewhere the bodies are empty and unused.",
            "#if defined(__CUDACC__)",
-           "struct wgmma_f16 {", "  static constexpr int k = 16;", "};",
-           "struct wgmma_bf16 {", "  static constexpr int k = 16;", "};",
-           "struct wgmma_tf32 {", "  static constexpr int k = 8;", "};", "",
            "template <class Kind, int N>", "struct wgmma;", ""]
     for tag, types, k, trans in KINDS:
         for n in NS:

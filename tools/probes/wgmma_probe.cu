@@ -63,7 +63,7 @@ __global__ void probe(const T* A, const T* B, float* D, int bmode) {
   for (int ks = 0; ks < K / kk; ++ks) {
     const int kb = ks * kk * size;
     const std::uint64_t da = desc(sa + (kb / W) * (M * W) + kb % W, 16, 8 * W, swz_code(W));
-    if constexpr (std::is_same_v<Kind, wgmma_tf32>) {
+    if constexpr (std::is_same_v<Kind, mma_tf32>) {
       const std::uint64_t db = desc(sb + (kb / W) * (N * W) + kb % W, 16, 8 * W, swz_code(W));
       wgmma<Kind, N>::run(d, da, db, ks > 0);
     } else {
@@ -125,15 +125,15 @@ void run_case(const char* name, int bmode) {
 }
 
 int main() {
-  run_case<wgmma_f16, __half, 64>("f16 K=64 (128B swizzle)", 0);
-  run_case<wgmma_f16, __half, 32>("f16 K=32 (64B swizzle)", 0);
-  run_case<wgmma_f16, __half, 16>("f16 K=16 (32B swizzle)", 0);
-  run_case<wgmma_f16, __half, 128>("f16 K=128 (two atom columns)", 0);
-  run_case<wgmma_bf16, __nv_bfloat16, 64>("bf16 K=64", 0);
-  run_case<wgmma_tf32, float, 32>("tf32 K=32 (128B swizzle)", 0);
-  run_case<wgmma_tf32, float, 64>("tf32 K=64 (two atom columns)", 0);
-  run_case<wgmma_tf32, float, 16>("tf32 K=16 (64B swizzle)", 0);
-  for (int m = 1; m <= 4; ++m) run_case<wgmma_f16, __half, 64>("f16 K=64, B MN-major", m);
-  for (int m = 1; m <= 4; ++m) run_case<wgmma_f16, __half, 32>("f16 K=32, B MN-major", m);
+  run_case<mma_f16, __half, 64>("f16 K=64 (128B swizzle)", 0);
+  run_case<mma_f16, __half, 32>("f16 K=32 (64B swizzle)", 0);
+  run_case<mma_f16, __half, 16>("f16 K=16 (32B swizzle)", 0);
+  run_case<mma_f16, __half, 128>("f16 K=128 (two atom columns)", 0);
+  run_case<mma_bf16, __nv_bfloat16, 64>("bf16 K=64", 0);
+  run_case<mma_tf32, float, 32>("tf32 K=32 (128B swizzle)", 0);
+  run_case<mma_tf32, float, 64>("tf32 K=64 (two atom columns)", 0);
+  run_case<mma_tf32, float, 16>("tf32 K=16 (64B swizzle)", 0);
+  for (int m = 1; m <= 4; ++m) run_case<mma_f16, __half, 64>("f16 K=64, B MN-major", m);
+  for (int m = 1; m <= 4; ++m) run_case<mma_f16, __half, 32>("f16 K=32, B MN-major", m);
   return 0;
 }

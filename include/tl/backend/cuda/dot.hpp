@@ -16,20 +16,11 @@
 
 #include "../../expr/block.hpp"
 #include "layout.hpp"
+#include "mma_kinds.hpp"
 
 namespace tl::detail::cuda {
 
 #if TL_DEVICE_PASS
-struct mma_f16 {
-  static constexpr int k = 16;
-};
-struct mma_bf16 {
-  static constexpr int k = 16;
-};
-struct mma_tf32 {
-  static constexpr int k = 8;
-};
-
 
 // Operands in shared memory. A is stored row-major (M x K), B as K x N rows for 16-bit
 // types and transposed (N x K) for tf32, whose fragments ldmatrix can only read untransposed.

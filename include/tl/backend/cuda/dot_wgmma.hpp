@@ -28,23 +28,6 @@ namespace tl::detail::cuda {
 
 #if TL_DEVICE_PASS
 
-template <class MmaKind>
-struct wgmma_kind_of {
-  using type = void;
-};
-template <>
-struct wgmma_kind_of<mma_f16> {
-  using type = wgmma_f16;
-};
-template <>
-struct wgmma_kind_of<mma_bf16> {
-  using type = wgmma_bf16;
-};
-template <>
-struct wgmma_kind_of<mma_tf32> {
-  using type = wgmma_tf32;
-};
-
 // Does layout LO put every warp on rows (row bits 4.. from warp bits 0..), so that the four
 // warps of each warpgroup hold 64 consecutive rows, all columns, in every thread?
 template <class LO, int N>
@@ -60,7 +43,7 @@ constexpr bool warps_on_rows() {
 // What a wgmma dot of D = dot_shapes<...> with element type T and result layout LO looks like.
 template <class D, class T, class MmaKind, class LO>
 struct wgmma_plan {
-  using kind = typename wgmma_kind_of<MmaKind>::type;
+  using kind = MmaKind;  // mma_kinds.hpp, or void: no tensor cores for T
   static constexpr int size = int(sizeof(T));
   static constexpr int M = D::M, N = D::N, K = D::K;
   // B as stored: K x N rows (MN-major, 16-bit types only) or N x K (K-major, transposed).

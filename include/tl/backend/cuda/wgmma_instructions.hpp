@@ -8,26 +8,17 @@
 #include <cstdint>
 
 #include "../../config.hpp"
+#include "mma_kinds.hpp"
 
 namespace tl::detail::cuda {
 
 // The instructions exist on sm_90a only; elsewhere the bodies are empty and unused.
 #if defined(__CUDACC__)
-struct wgmma_f16 {
-  static constexpr int k = 16;
-};
-struct wgmma_bf16 {
-  static constexpr int k = 16;
-};
-struct wgmma_tf32 {
-  static constexpr int k = 8;
-};
-
 template <class Kind, int N>
 struct wgmma;
 
 template <>
-struct wgmma<wgmma_f16, 16> {
+struct wgmma<mma_f16, 16> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -41,7 +32,7 @@ struct wgmma<wgmma_f16, 16> {
 };
 
 template <>
-struct wgmma<wgmma_f16, 32> {
+struct wgmma<mma_f16, 32> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -55,7 +46,7 @@ struct wgmma<wgmma_f16, 32> {
 };
 
 template <>
-struct wgmma<wgmma_f16, 64> {
+struct wgmma<mma_f16, 64> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -69,7 +60,7 @@ struct wgmma<wgmma_f16, 64> {
 };
 
 template <>
-struct wgmma<wgmma_f16, 128> {
+struct wgmma<mma_f16, 128> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -83,7 +74,7 @@ struct wgmma<wgmma_f16, 128> {
 };
 
 template <>
-struct wgmma<wgmma_f16, 256> {
+struct wgmma<mma_f16, 256> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -97,7 +88,7 @@ struct wgmma<wgmma_f16, 256> {
 };
 
 template <>
-struct wgmma<wgmma_bf16, 16> {
+struct wgmma<mma_bf16, 16> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -111,7 +102,7 @@ struct wgmma<wgmma_bf16, 16> {
 };
 
 template <>
-struct wgmma<wgmma_bf16, 32> {
+struct wgmma<mma_bf16, 32> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -125,7 +116,7 @@ struct wgmma<wgmma_bf16, 32> {
 };
 
 template <>
-struct wgmma<wgmma_bf16, 64> {
+struct wgmma<mma_bf16, 64> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -139,7 +130,7 @@ struct wgmma<wgmma_bf16, 64> {
 };
 
 template <>
-struct wgmma<wgmma_bf16, 128> {
+struct wgmma<mma_bf16, 128> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -153,7 +144,7 @@ struct wgmma<wgmma_bf16, 128> {
 };
 
 template <>
-struct wgmma<wgmma_bf16, 256> {
+struct wgmma<mma_bf16, 256> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -167,7 +158,7 @@ struct wgmma<wgmma_bf16, 256> {
 };
 
 template <>
-struct wgmma<wgmma_tf32, 16> {
+struct wgmma<mma_tf32, 16> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -181,7 +172,7 @@ struct wgmma<wgmma_tf32, 16> {
 };
 
 template <>
-struct wgmma<wgmma_tf32, 32> {
+struct wgmma<mma_tf32, 32> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -195,7 +186,7 @@ struct wgmma<wgmma_tf32, 32> {
 };
 
 template <>
-struct wgmma<wgmma_tf32, 64> {
+struct wgmma<mma_tf32, 64> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -209,7 +200,7 @@ struct wgmma<wgmma_tf32, 64> {
 };
 
 template <>
-struct wgmma<wgmma_tf32, 128> {
+struct wgmma<mma_tf32, 128> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -223,7 +214,7 @@ struct wgmma<wgmma_tf32, 128> {
 };
 
 template <>
-struct wgmma<wgmma_tf32, 256> {
+struct wgmma<mma_tf32, 256> {
   template <int TransA = 0, int TransB = 0>
   static __device__ __forceinline__ void run(float* d, std::uint64_t a, std::uint64_t b, int accumulate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
