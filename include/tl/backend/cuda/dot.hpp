@@ -144,9 +144,10 @@ __device__ __forceinline__ vector_of<value_of_t<X>, V> cells(const X& x, int t, 
   }
 }
 
-// Columns kc .. kc + KC - 1 of A (rows of K cells, batches stacked) to dst, row pitch ld.
-template <int KC, class C, class X>
-__device__ __forceinline__ void write_a(const X& x, C* dst, int K, int kc, int ld) {
+// Columns kc .. kc + KC - 1 of A (rows of K cells, batches stacked), each chunk of V cells
+// stored at at(row, column - kc): the operand layouts of mma.sync and wgmma differ only there.
+template <int KC, class X, class At>
+__device__ __forceinline__ void write_a(const X& x, int K, int kc, At at) {
   using L = layout<typename X::shape_type>;
   constexpr int V = L::vec;
   const int t = thread_id();
@@ -156,26 +157,30 @@ __device__ __forceinline__ void write_a(const X& x, C* dst, int K, int kc, int l
     const std::int64_t f = L::flat(t, i);
     const int r = int(f / K), c = int(f % K) - kc;
     if (unsigned(c) >= unsigned(KC)) continue;
-    *reinterpret_cast<vector_of<C, V>*>(dst + std::int64_t(r) * ld + c) = cells<V>(x, t, i);
+    auto* dst = reinterpret_cast<vector_of<value_of_t<X>, V>*>(at(r, c));
+    *dst = cells<V>(x, t, i);
   }
 }
 
-// Rows kc .. kc + KC - 1 of each batch of B (K x N) to dst, columns in the permuted order:
-// as KC x N rows per batch, or transposed, as N x KC.
-template <int KC, bool Transposed, class C, class X>
-__device__ __forceinline__ void write_b(const X& x, C* dst, int K, int N, int kc, int ld) {
-  using L = layout<typename X::shape_type>;
+// Rows kc .. kc + KC - 1 of each batch of B (K x N), each cell (or pair of neighbours along a
+// row, unless the layout is transposed) stored at at(batch, row - kc, permuted column).
+template <int KC, bool Transposed, class X, class At>
+__device__ __forceinline__ void write_b(const X& x, int K, int N, int kc, At at) {
+  using S = typename X::shape_type;
+  using L = layout<S>;
   constexpr int V = Transposed ? 1 : (L::vec < 2 ? L::vec : 2);
+  // Said at compile time: a row index the compiler cannot bound costs a division, and (seen
+  // on the tf32 wgmma dot) 19 more registers.
+  constexpr bool batched = S::rank == 3 && S::dim(0) > 1;
   const int t = thread_id();
   TL_UNROLL
   for (int i = 0; i < L::slots; i += V) {
     if (!L::valid(t, i)) continue;
     const std::int64_t f = L::flat(t, i);
-    const int r = int(f / N), c = int(f % N), batch = r / K, k = r % K - kc;
+    const int r = int(f / N), batch = batched ? r / K : 0, k = (batched ? r % K : r) - kc;
     if (unsigned(k) >= unsigned(KC)) continue;
-    const std::int64_t at = Transposed ? (std::int64_t(batch) * N + permuted_column(c)) * ld + k
-                                       : (std::int64_t(batch) * KC + k) * ld + permuted_column(c);
-    *reinterpret_cast<vector_of<C, V>*>(dst + at) = cells<V>(x, t, i);
+    auto* dst = reinterpret_cast<vector_of<value_of_t<X>, V>*>(at(batch, k, permuted_column(int(f % N))));
+    *dst = cells<V>(x, t, i);
   }
 }
 
@@ -276,8 +281,10 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
     TL_UNROLL
     for (int kc = 0; kc < K; kc += KC) {
       barrier();  // earlier readers of the scratch are done
-      write_a<KC>(ax, A, K, kc, lda);
-      write_b<KC, bt>(bx, B, K, N, kc, ldb);
+      write_a<KC>(ax, K, kc, [&](int r, int c) { return A + std::int64_t(r) * lda + c; });
+      write_b<KC, bt>(bx, K, N, kc, [&](int batch, int k, int n) {  // K x N rows per batch, or N x K
+        return B + (bt ? (std::int64_t(batch) * N + n) * ldb + k : (std::int64_t(batch) * KC + k) * ldb + n);
+      });
       barrier();
       if (!LO::valid(t, 0)) continue;
       TL_UNROLL

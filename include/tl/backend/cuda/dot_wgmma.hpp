@@ -101,8 +101,6 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   using AccT = typename Out::value_type;
   using Kind = typename P::kind;
   using LO = layout<typename Out::shape_type>;
-  using LA = layout<typename EA::shape_type>;
-  using LB = layout<typename EB::shape_type>;
   constexpr int M = P::M, N = P::N, K = P::K, KC = P::KC, W = P::W, size = P::size, piece = P::piece;
   constexpr int a_bytes = M * KC * size;
   char* const base = scratch<scratch_size(P::bytes(KC)), 1024>();
@@ -136,29 +134,10 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   TL_UNROLL
   for (int kc = 0; kc < K; kc += KC) {
     barrier();  // the previous step's (or dot's) instructions are done with the operands
-    {           // A: rows of K cells, this step's KC of them
-      constexpr int V = LA::vec;
-      TL_UNROLL
-      for (int i = 0; i < LA::slots; i += V) {
-        if (!LA::valid(t, i)) continue;
-        const std::int64_t f = LA::flat(t, i);
-        const int r = int(f / K), c = int(f % K) - kc;
-        if (unsigned(c) >= unsigned(KC)) continue;
-        *reinterpret_cast<vector_of<T, V>*>(A + kmajor_offset<W, size>(r, c, M)) = cells<V>(ax, t, i);
-      }
-    }
-    {  // B: rows kc .. kc + KC - 1, columns in the permuted order
-      constexpr int V = P::b_mn_major ? (LB::vec < 2 ? LB::vec : 2) : 1;
-      TL_UNROLL
-      for (int i = 0; i < LB::slots; i += V) {
-        if (!LB::valid(t, i)) continue;
-        const std::int64_t f = LB::flat(t, i);
-        const int k = int(f / N) - kc, n = permuted_column(int(f % N));
-        if (unsigned(k) >= unsigned(KC)) continue;
-        const int at = P::b_mn_major ? mn_major_offset<N>(k, n) : kmajor_offset<W, size>(n, k, N);
-        *reinterpret_cast<vector_of<T, V>*>(B + at) = cells<V>(bx, t, i);
-      }
-    }
+    write_a<KC>(ax, K, kc, [&](int r, int c) { return reinterpret_cast<T*>(A + kmajor_offset<W, size>(r, c, M)); });
+    write_b<KC, !P::b_mn_major>(bx, K, N, kc, [&](int, int k, int n) {  // one batch
+      return reinterpret_cast<T*>(B + (P::b_mn_major ? mn_major_offset<N>(k, n) : kmajor_offset<W, size>(n, k, N)));
+    });
     wgmma_fence_async_proxy();
     barrier();
     wgmma_fence();
