@@ -84,3 +84,49 @@ TEST_CASE("dot takes lazy operands and a lazy accumulator", "[dot]") {
   const Mat want = 2.0 * to_matrix(a, 16, 16) * to_matrix(b, 16, 16).transpose() + Mat::Ones(16, 16);
   REQUIRE((to_matrix(got, 16, 16) - want).cwiseAbs().maxCoeff() <= 1e-5);
 }
+
+// The CUDA backend reads a dot operand that is a loaded block from memory at the dot
+// (expr/loaded.hpp); the CPU checks that nothing stored to that memory in between.
+template <int Clobber>
+TL_KERNEL void store_between_load_and_dot(ptr<float> a_ptr, ptr<float> b_ptr, ptr<float> z_ptr) {
+  auto i = arange<0, 16>();
+  auto offs = i(_, None) * 16 + i(None, _);
+  auto a = load(a_ptr + offs);
+  auto b = load(b_ptr + offs);
+  if constexpr (Clobber == 1) store(a_ptr + offs, a + 1.0f);  // a store to what a read: reported
+  if constexpr (Clobber == 2) {  // a updated in place first: an ordinary block, no longer checked
+    a += 0.0f;
+    store(a_ptr + offs, a + 1.0f);
+  }
+  if constexpr (Clobber == 3) store(b_ptr + offs, b);  // the same values: nothing changed
+  store(z_ptr + offs, dot(a, b, ieee));
+}
+
+TEST_CASE("a store between a load and the dot it feeds is reported", "[dot][launch]") {
+  std::vector<float> a(256), b(256), z(256);
+  for (int i = 0; i < 256; ++i) {
+    a[std::size_t(i)] = float(i % 7) - 3.0f;
+    b[std::size_t(i)] = float(i % 5) - 2.0f;
+  }
+  auto want = [&](int r, int c) {  // the product of the values loaded
+    double s = 0;
+    for (int k = 0; k < 16; ++k) s += double(a[std::size_t(r * 16 + k)]) * double(b[std::size_t(k * 16 + c)]);
+    return s;
+  };
+  auto a2 = a;
+  launch<store_between_load_and_dot<0>>(grid(1), a2, b, z);
+  REQUIRE(z[1 * 16 + 2] == float(want(1, 2)));
+  launch<store_between_load_and_dot<2>>(grid(1), a2, b, z);  // updated in place first: fine
+  REQUIRE(z[3 * 16 + 4] == float(want(3, 4)));
+  REQUIRE(a2[5] == a[5] + 1.0f);
+  launch<store_between_load_and_dot<3>>(grid(1), a, b, z);  // stored the same values: fine
+  a2 = a;
+  try {
+    launch<store_between_load_and_dot<1>>(grid(1), a2, b, z);
+    FAIL("the launch should have failed");
+  } catch (const launch_error& e) {
+    REQUIRE(e.report().asserts.size() == 1);
+    REQUIRE(e.report().asserts[0].failing_lanes == 256);  // a + 1 differs from a everywhere
+    REQUIRE_THAT(e.what(), Catch::Contains("stored to before the tl::dot it feeds") && Catch::Contains("test_dot.cpp"));
+  }
+}

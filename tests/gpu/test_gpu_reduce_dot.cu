@@ -171,3 +171,56 @@ TEST_CASE("dot without tensor cores: ieee, tf32x3 and float64 agree", "[gpu][dot
   check_dot<float, 1, 16, 32, 16, tf32x3>(1e-5);
   check_dot<double, 1, 16, 16, 32, ieee>(1e-12);
 }
+
+// Where a dot's loaded operands come from (backend/cuda/dot_wgmma.hpp): whole aligned tiles
+// are copied global -> shared by cp.async; a partial tile (rows masked off), an odd alignment
+// (shift), an operand updated in place (Use 1) or also used elsewhere (Use 2) take the other
+// paths. Rows lda / ldb elements apart.
+template <class T, int M, int N, int K, int Use>
+TL_KERNEL void dot_sources_kernel(tl::ptr<T> a_ptr, tl::ptr<T> b_ptr, tl::ptr<float> z_ptr, tl::ptr<T> w_ptr,
+                                  int rows, int shift, int lda, int ldb) {
+  auto m = tl::arange<0, M>();
+  auto n = tl::arange<0, N>();
+  auto k = tl::arange<0, K>();
+  auto a = tl::load(a_ptr + shift + m(_, None) * lda + k(None, _), m(_, None) < rows);
+  auto b = tl::load(b_ptr + shift + k(_, None) * ldb + n(None, _));
+  if constexpr (Use == 1) a *= T(2);
+  if constexpr (Use == 2) tl::store(w_ptr + m(_, None) * K + k(None, _), a);
+  tl::store(z_ptr + m(_, None) * N + n(None, _), tl::dot(a, b));
+}
+
+template <class T, int M, int N, int K, int Use>
+void check_dot_sources(int rows, int shift, int pad) {
+  const int lda = K + pad, ldb = N + pad;
+  std::vector<T> a(std::size_t(M) * lda + shift), b(std::size_t(K) * ldb + shift);
+  for (auto* v : {&a, &b})
+    for (auto& x : *v) x = static_cast<T>(random_values(1, -1, 1)[0]);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> z(std::size_t(M) * N, NAN);
+    std::vector<T> w(std::size_t(M) * K, T(7));
+    tl::launch<dot_sources_kernel<T, M, N, K, Use>>(tl::grid(1), o, a, b, z, w, rows, shift, lda, ldb);
+    return std::make_pair(z, w);
+  };
+  const auto c = run(cpu), g = run(cuda);
+  const std::string what = "dot sources " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
+                           " use " + std::to_string(Use) + " rows " + std::to_string(rows) + " shift " +
+                           std::to_string(shift) + " pad " + std::to_string(pad);
+  require_agree(c.first, g.first, 1e-4, 1e-4, what);
+  std::vector<float> cw(c.second.begin(), c.second.end()), gw(g.second.begin(), g.second.end());
+  require_agree(cw, gw, 0, 0, what + " (second use)");
+}
+
+TEST_CASE("dot operands copied by cp.async, loaded again, or from registers agree with the CPU", "[gpu][dot]") {
+  for (int pad : {0, 8}) {
+    check_dot_sources<tl::fp16, 64, 64, 64, 0>(64, 0, pad);    // whole aligned tiles: cp.async (A and B)
+    check_dot_sources<tl::fp16, 64, 64, 64, 0>(37, 0, pad);    // a partial tile: A loaded again
+    check_dot_sources<tl::fp16, 64, 64, 64, 0>(64, 1, pad);    // odd alignment: both loaded again
+    check_dot_sources<tl::fp16, 64, 64, 64, 1>(64, 0, pad);    // A updated in place: its registers
+    check_dot_sources<tl::fp16, 64, 64, 64, 2>(64, 0, pad);    // A also stored: its load stays
+    check_dot_sources<tl::fp16, 128, 128, 256, 0>(128, 0, pad);  // split along K: one copy per step
+    check_dot_sources<tl::bf16, 64, 128, 32, 0>(64, 0, pad);
+    check_dot_sources<float, 64, 64, 32, 0>(64, 0, pad);       // tf32: A by cp.async, B (K-major) not
+    check_dot_sources<float, 128, 128, 64, 0>(100, 0, pad);
+    check_dot_sources<tl::fp16, 128, 32, 64, 0>(128, 0, pad);  // B K-major (N < 64): registers
+  }
+}

@@ -91,7 +91,7 @@ using as_expr_t = typename as_expr_type<T>::type;
 
 template <class T>
 TL_INLINE as_expr_t<T> as_expr(const T& x) {
-  if constexpr (is_expr_v<T>) return x;
+  if constexpr (is_expr_v<T>) return static_cast<const as_expr_t<T>&>(x);  // a loaded block: its block
   else return as_expr_t<T>{{}, static_cast<canonical_t<T>>(x)};
 }
 

@@ -12,7 +12,11 @@
 // int8 accumulates in int32.
 #pragma once
 
+#include <cstring>
+
+#include "../backend/cpu/program.hpp"
 #include "../expr/block.hpp"
+#include "../expr/loaded.hpp"
 
 namespace tl {
 
@@ -70,6 +74,36 @@ struct dot_shapes {
   using out = std::conditional_t<r == 3, shape<BA, M, N>, shape<M, N>>;
 };
 
+#if !TL_DEVICE_PASS
+// The CUDA backend reads an operand that is a loaded block from memory at the dot
+// (expr/loaded.hpp); a store between the load and the dot would make the two backends differ.
+// Here the elements of the load are compared with what memory holds now.
+template <class X>
+void check_operand_unchanged(const X& x) {
+  if constexpr (is_loaded_v<X>) {
+    if (!x.fresh) return;
+    using S = shape_of_t<X>;
+    using T = value_of_t<X>;
+    std::int64_t changed = 0;
+    for (std::int64_t i = 0; i < S::size; ++i) {
+      const coord<S::rank> c = unravel<S>(i);
+      if (!convert<bool>(x.mask.at(broadcast_coord<shape_of_t<typename X::mask_type>>(c)))) continue;
+      const auto p = x.ptrs.at(c);
+      if (!p.in_bounds()) continue;  // reported by the load
+      if (std::memcmp(p.get(), &x.v[i], sizeof(T)) != 0) ++changed;
+    }
+    if (changed > 0) {
+      assert_failure f;
+      f.where = x.where;
+      f.message = "memory this load read was stored to before the tl::dot it feeds (the CUDA backend reads "
+                  "dot operands from memory at the dot: keep stores to it after the dot)";
+      f.failing_lanes = changed;
+      cpu::report_assert_failure(std::move(f));
+    }
+  }
+}
+#endif
+
 }  // namespace detail
 }  // namespace tl
 
@@ -105,6 +139,8 @@ TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc) {
   // straight into shared memory where it can.
   if constexpr (D::ranks_ok && D::inner_ok && D::batch_ok) cuda::dot<D, In, tf>(a, b, acc, out);
 #else
+  check_operand_unchanged(a);
+  check_operand_unchanged(b);
   // Operands evaluated once into plain arrays (they may be lazy expressions).
   const auto ea = eval(a);
   const auto eb = eval(b);

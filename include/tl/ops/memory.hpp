@@ -16,6 +16,7 @@
 
 #include "../backend/cpu/program.hpp"
 #include "../expr/block.hpp"
+#include "../expr/loaded.hpp"
 
 namespace tl {
 
@@ -181,13 +182,14 @@ TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location wh
                                                                          broadcastable_to_v<shape_of_t<EM>, S>>>);
   static_assert(check<error::mask_or_value_not_broadcastable_to_pointers<op::load, shape_of_t<EO>, S,
                                                                          broadcastable_to_v<shape_of_t<EO>, S>>>);
-  block_t<T, S> out;
+  // The elements, and where they came from (expr/loaded.hpp: tl::dot may read them again).
+  loaded<T, S, EP, EM, EO> out(as_expr(ptrs_in), as_expr(mask_in), as_expr(other_in), where);
 #if TL_DEVICE_PASS
-  cuda::load<T, S>(as_expr(ptrs_in), as_expr(mask_in), as_expr(other_in), where, out);
+  cuda::load<T, S>(out.ptrs, out.mask, out.other, where, out);
 #else
-  const EP ptrs = as_expr(ptrs_in);
-  const EM mask = as_expr(mask_in);
-  const EO other = as_expr(other_in);
+  const EP& ptrs = out.ptrs;
+  const EM& mask = out.mask;
+  const EO& other = out.other;
   access_checker<typename pointee<PT>::type> checker{access_kind::load, where};
   checker.template start<S>(ptrs);
   for (std::int64_t i = 0; i < S::size; ++i) {
@@ -245,7 +247,7 @@ TL_HD void store_impl(const P& ptrs_in, V value_in, M mask_in, source_location w
 }  // namespace detail
 
 // load(ptrs [, mask [, other]]): a block of the pointer block's shape (rank 0, which converts
-// to a scalar, for a scalar pointer).
+// to a scalar, for a scalar pointer), which remembers its pointers (expr/loaded.hpp).
 template <class P>
   requires detail::is_operand_v<P>
 TL_HD auto load(const P& ptrs, source_location where = source_location::current()) {

@@ -15,7 +15,9 @@
 #pragma once
 
 #include "../../expr/block.hpp"
+#include "../../expr/loaded.hpp"
 #include "layout.hpp"
+#include "memory.hpp"
 #include "mma_kinds.hpp"
 
 namespace tl::detail::cuda {

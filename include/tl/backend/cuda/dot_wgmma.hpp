@@ -64,6 +64,108 @@ struct wgmma_plan {
                              K % KC == 0 && bytes(KC) <= 48 * 1024;
 };
 
+// ---- operands copied by cp.async ----
+// An operand that is a loaded block (expr/loaded.hpp) is read from memory here rather than
+// from the registers of its load: when its pointers are affine and its mask convex
+// (axis_info.hpp), and at run time the whole tile is masked in with 16-byte aligned rows, each
+// thread copies 16-byte chunks global -> shared with cp.async, consecutive threads on
+// consecutive chunks of a row (whole cache lines per warp, no registers on the way); else the
+// load is done again into registers. The register copy the load made is then unused, and the
+// compiler drops it.
+template <class X>
+constexpr bool async_operand() {
+  if constexpr (is_loaded_v<X>) {
+    using T = value_of_t<X>;
+    return affine_access_v<shape_of_t<X>, typename X::ptrs_type, typename X::mask_type, T, 16 / int(sizeof(T))>;
+  } else {
+    return false;
+  }
+}
+
+// A loaded operand's tile: its first element and its row stride (elements), when cp.async can copy it.
+template <class T>
+struct async_tile {
+  const T* origin = nullptr;
+  std::int64_t row_stride = 0;
+  bool ok = false;
+};
+template <class X>
+__device__ __forceinline__ auto async_tile_of(const X& x) {
+  using T = value_of_t<X>;
+  using S = shape_of_t<X>;
+  async_tile<T> tile;
+  if constexpr (async_operand<X>()) {
+    if (x.fresh) {
+      value_of_t<typename X::ptrs_type> origin;
+      std::int64_t stride[S::rank];
+      tile.ok = affine_setup<S, 16 / int(sizeof(T))>(x.ptrs, x.mask, origin, stride);
+      tile.origin = origin.get();
+      tile.row_stride = stride[S::rank - 2];
+    }
+  }
+  return tile;
+}
+
+// The load done again, out of line: a rare path (an edge tile, odd alignment) whose pointer
+// and mask work would otherwise count against the registers of the whole kernel.
+template <class B, class EP, class EM, class EO>
+__device__ __noinline__ void load_again(EP ptrs, EM mask, EO other, source_location where, B& out) {
+  load<typename B::value_type, typename B::shape_type>(ptrs, mask, other, where, out);
+}
+
+// The operand as written to shared memory when cp.async does not copy it: its registers, or for
+// a loaded block that dropped them (the dot was their only use), the load done again.
+template <class T, class X>
+__device__ __forceinline__ decltype(auto) registers_unless(const async_tile<T>& tile, const X& x) {
+  if constexpr (async_operand<X>()) {
+    using B = typename X::block_type;
+    B again;
+    if (!x.fresh) again = static_cast<const B&>(x);
+    else if (!tile.ok) load_again(x.ptrs, x.mask, x.other, x.where, again);
+    return again;
+  } else {
+    return (x);
+  }
+}
+
+__device__ __forceinline__ void cp_async_16(void* dst, const void* src) {
+  const auto d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
+// Rows x Cols elements at from (row r at from + r * row_stride) to dst(r, c), 16 bytes per
+// cp.async, thread t on chunks t, t + threads, ...
+template <int Rows, int Cols, class T, class Dst>
+__device__ __forceinline__ void copy_tile(const T* from, std::int64_t row_stride, Dst dst) {
+  constexpr int per_chunk = 16 / int(sizeof(T));
+  constexpr int row_chunks = Cols / per_chunk;
+  constexpr int chunks = Rows * row_chunks;
+  const int t = thread_id();
+  if constexpr (threads % row_chunks == 0) {
+    // Each pass covers threads / row_chunks whole rows: one pointer, stepped (per-chunk row
+    // indices kept as 64-bit loop invariants cost the kernel 30 registers).
+    constexpr int rows_per_pass = threads / row_chunks;
+    const int r0 = t / row_chunks, k = t % row_chunks * per_chunk;
+    const T* p = from + r0 * row_stride + k;
+    const std::int64_t step = rows_per_pass * row_stride;
+    TL_UNROLL
+    for (int i = 0; i < (Rows + rows_per_pass - 1) / rows_per_pass; ++i) {
+      if (Rows % rows_per_pass != 0 && r0 + i * rows_per_pass >= Rows) break;
+      cp_async_16(dst(r0 + i * rows_per_pass, k), p);
+      p += step;
+    }
+  } else {
+    TL_UNROLL
+    for (int i = 0; i < (chunks + threads - 1) / threads; ++i) {
+      const int c = i * threads + t;
+      if (chunks % threads != 0 && c >= chunks) break;
+      const int r = c / row_chunks, k = c % row_chunks * per_chunk;
+      cp_async_16(dst(r, k), from + r * row_stride + k);
+    }
+  }
+}
+
 // Byte offset of cell (r, k) of a K-major operand of `rows` rows, rows W bytes wide.
 template <int W, int Size>
 TL_INLINE constexpr int kmajor_offset(int r, int k, int rows) {
@@ -111,6 +213,13 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   EA ax = ea;  // copies whose broadcast blocks can be pointed at their staged copies
   EB bx = eb;
   stage_each(ax, bx);
+  // Loaded operands: copied by cp.async when they can be (B only in the MN-major layout, which
+  // is rows of memory; the K-major one is transposed), else loaded again into registers.
+  const async_tile<T> a_tile = async_tile_of(ea);
+  const async_tile<T> b_tile = [&] {
+    if constexpr (P::b_mn_major) return async_tile_of(eb);
+    else return async_tile<T>{};
+  }();
 
   // The accumulator in wgmma's register order, per 16-row slot group mt and piece of B:
   // register 4j + 2r + b of n8 tile j is row g + 8r, column 8j + 2q + b of the piece as stored,
@@ -134,10 +243,15 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   TL_UNROLL
   for (int kc = 0; kc < K; kc += KC) {
     barrier();  // the previous step's (or dot's) instructions are done with the operands
-    write_a<KC>(ax, K, kc, [&](int r, int c) { return reinterpret_cast<T*>(A + kmajor_offset<W, size>(r, c, M)); });
-    write_b<KC, !P::b_mn_major>(bx, K, N, kc, [&](int, int k, int n) {  // one batch
+    auto a_at = [&](int r, int c) { return reinterpret_cast<T*>(A + kmajor_offset<W, size>(r, c, M)); };
+    auto b_at = [&](int, int k, int n) {  // one batch
       return reinterpret_cast<T*>(B + (P::b_mn_major ? mn_major_offset<N>(k, n) : kmajor_offset<W, size>(n, k, N)));
-    });
+    };
+    if (a_tile.ok) copy_tile<M, KC>(a_tile.origin + kc, a_tile.row_stride, a_at);
+    else write_a<KC>(registers_unless(a_tile, ax), K, kc, a_at);
+    if (b_tile.ok) copy_tile<KC, N>(b_tile.origin + kc * b_tile.row_stride, b_tile.row_stride, [&](int k, int n) { return b_at(0, k, n); });
+    else write_b<KC, !P::b_mn_major>(registers_unless(b_tile, bx), K, N, kc, b_at);
+    if (a_tile.ok || b_tile.ok) cp_async_wait_all();
     wgmma_fence_async_proxy();
     barrier();
     wgmma_fence();

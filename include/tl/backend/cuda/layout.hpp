@@ -18,7 +18,8 @@
 // 16), so a dot accumulates in place; a reduction along a row is register and lane work.
 //
 // Round-robin: every other block. Cut row-major into chunks of V consecutive elements
-// (V = 4 when each thread gets at least 4, else 2 or 1), chunk c held by thread c % P:
+// (V = 4 when each thread gets at least 4, else 2 or 1; 1 for rows shorter than 8 elements),
+// chunk c held by thread c % P:
 //   n = 1024, P = 128, V = 4:   f = 0..3 -> thread 0 slots 0..3,  f = 4..7 -> thread 1 ...
 //                               f = 512..515 -> thread 0 slots 4..7, ...
 // A block of one element is replicated: every thread holds it (a scalar every thread reads).
@@ -99,7 +100,13 @@ struct layout {
   static constexpr int last = S::rank > 0 ? S::dim(S::rank - 1) : 1;
   static constexpr bool pow2 = log2_exact(n) >= 0 && log2_exact(threads) >= 0;
   static constexpr bool tiled = pow2 && S::rank >= 2 && last >= 16 && n / last >= 16;
-  static constexpr int vec = tiled ? 4 : n >= 4LL * threads ? 4 : n >= 2LL * threads ? 2 : 1;
+  // Rows of fewer than 8 elements (rank >= 2): one element per chunk. A chunk of 4 would be a
+  // whole row, so a warp's 32 chunks lie in 32 rows: aligned, that is as many cache lines per
+  // warp as one element per lane (8 rows of 4), but when the rows start at odd offsets (a
+  // sliding window: x[h + kh, w + kw]) each of the 4 element-by-element accesses would touch
+  // 32 lines where lanes along the row touch 8.
+  static constexpr bool short_rows = S::rank >= 2 && last > 1 && last < 8;
+  static constexpr int vec = tiled ? 4 : short_rows ? 1 : n >= 4LL * threads ? 4 : n >= 2LL * threads ? 2 : 1;
   static constexpr std::int64_t chunk_stride = std::int64_t(threads) * vec;  // round-robin: elements per round
   // The bit map (power-of-two sizes; the reductions and dot use it).
   static constexpr bit_map bits = !pow2 || replicated ? bit_map{}

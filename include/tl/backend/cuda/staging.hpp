@@ -24,6 +24,9 @@ template <class X>
 struct is_block : std::false_type {};
 template <class T, int... D>
 struct is_block<block<T, D...>> : std::true_type {};
+template <class X>
+  requires requires { typename X::block_type; }  // a loaded block (expr/loaded.hpp)
+struct is_block<X> : std::true_type {};
 
 // Is operand O of node X read slot for slot when X is (Id)?
 template <class X, class O, bool Id>

@@ -1,0 +1,94 @@
+// tl/expr/loaded.hpp: what tl::load returns: a block that remembers where it came from.
+//
+// A loaded block is a tl::block (every use reads its elements) that also keeps the pointer,
+// mask and `other` expressions of its load. tl::dot on the CUDA backend reads an operand
+// that is a loaded block straight from memory, global to shared with cp.async in the layout
+// the tensor cores read (backend/cuda/dot_wgmma.hpp), so when the dot is the block's only
+// use the load's own copy into registers is dead code and the compiler drops it.
+//
+// The rule this implies, as in Triton (whose pipelined loops issue a dot's loads early):
+// nothing may store to the memory a load read between the load and the dot it feeds. The
+// CPU backend checks it: a dot whose loaded operand no longer matches memory fails the
+// launch with the load's source line.
+//
+// Updating a loaded block in place (x += 1, x = expr) makes it an ordinary block: `fresh`
+// turns false, and the dot uses its elements. `fresh` is a run-time flag that the compiler
+// folds (a block is either updated or not where the dot sees it).
+#pragma once
+
+#include "block.hpp"
+
+namespace tl::detail {
+
+template <class T, class S, class EP, class EM, class EO>
+struct loaded : block_t<T, S> {
+  using block_type = block_t<T, S>;
+  using ptrs_type = EP;
+  using mask_type = EM;
+  using other_type = EO;
+  EP ptrs;
+  EM mask;
+  EO other;
+  source_location where;
+  bool fresh = true;  // the elements are still what memory holds at ptrs (mask, other)
+
+  TL_HD loaded(const EP& p, const EM& m, const EO& o, const source_location& w)
+      : ptrs(p), mask(m), other(o), where(w) {}
+  loaded(const loaded&) = default;
+  loaded& operator=(const loaded&) = default;
+
+  template <class E>
+    requires is_expr_v<E>
+  TL_HD loaded& operator=(const E& e) {
+    block_type::operator=(e);
+    fresh = false;
+    return *this;
+  }
+#define TL_LOADED_UPDATE(OP)          \
+  template <class E>                  \
+  TL_HD loaded& operator OP(E e) {    \
+    block_type::operator OP(e);       \
+    fresh = false;                    \
+    return *this;                     \
+  }
+  TL_LOADED_UPDATE(+=)
+  TL_LOADED_UPDATE(-=)
+  TL_LOADED_UPDATE(*=)
+  TL_LOADED_UPDATE(/=)
+  TL_LOADED_UPDATE(%=)
+  TL_LOADED_UPDATE(&=)
+  TL_LOADED_UPDATE(|=)
+  TL_LOADED_UPDATE(^=)
+  TL_LOADED_UPDATE(<<=)
+  TL_LOADED_UPDATE(>>=)
+#undef TL_LOADED_UPDATE
+  TL_INLINE void fill(T x) {
+    block_type::fill(x);
+    fresh = false;
+  }
+#if !TL_DEVICE_PASS
+  TL_INLINE T& operator[](std::int64_t flat) {
+    fresh = false;
+    return block_type::operator[](flat);
+  }
+  TL_INLINE const T& operator[](std::int64_t flat) const { return block_type::operator[](flat); }
+  TL_INLINE T* data() {
+    fresh = false;
+    return block_type::data();
+  }
+  TL_INLINE const T* data() const { return block_type::data(); }
+#endif
+};
+
+template <class X>
+inline constexpr bool is_loaded_v = false;
+template <class T, class S, class EP, class EM, class EO>
+inline constexpr bool is_loaded_v<loaded<T, S, EP, EM, EO>> = true;
+
+// Inside expressions a loaded block is its plain block (the source matters to tl::dot only).
+template <class T, class S, class EP, class EM, class EO>
+struct as_expr_type<loaded<T, S, EP, EM, EO>> {
+  using type = block_t<T, S>;
+};
+
+}  // namespace tl::detail
