@@ -115,9 +115,9 @@ __device__ __noinline__ void load_again(EP ptrs, EM mask, EO other, source_locat
 
 // The operand as written to shared memory when cp.async does not copy it: its registers, or for
 // a loaded block that dropped them (the dot was their only use), the load done again.
-template <class T, class X>
+template <bool Copyable, class T, class X>
 __device__ __forceinline__ decltype(auto) registers_unless(const async_tile<T>& tile, const X& x) {
-  if constexpr (async_operand<X>()) {
+  if constexpr (Copyable && async_operand<X>()) {
     using B = typename X::block_type;
     B again;
     if (!x.fresh) again = static_cast<const B&>(x);
@@ -128,31 +128,48 @@ __device__ __forceinline__ decltype(auto) registers_unless(const async_tile<T>& 
   }
 }
 
-__device__ __forceinline__ void cp_async_16(void* dst, const void* src) {
+// One cp.async of Bytes (16: cached in L2 only; 4 or 8: through L1, the only way for them).
+template <int Bytes>
+__device__ __forceinline__ void cp_async(void* dst, const void* src) {
   const auto d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+  if constexpr (Bytes == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+  else asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(d), "l"(src), "n"(Bytes) : "memory");
 }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 
-// Rows x Cols elements at from (row r at from + r * row_stride) to dst(r, c), 16 bytes per
+// Rows x Cols elements at from (row r at from + r * row_stride) to dst(r, c), Bytes per
 // cp.async, thread t on chunks t, t + threads, ...
-template <int Rows, int Cols, class T, class Dst>
+template <int Rows, int Cols, int Bytes, class T, class Dst>
 __device__ __forceinline__ void copy_tile(const T* from, std::int64_t row_stride, Dst dst) {
-  constexpr int per_chunk = 16 / int(sizeof(T));
+  constexpr int per_chunk = Bytes / int(sizeof(T));
   constexpr int row_chunks = Cols / per_chunk;
   constexpr int chunks = Rows * row_chunks;
   const int t = thread_id();
-  if constexpr (threads % row_chunks == 0) {
-    // Each pass covers threads / row_chunks whole rows: one pointer, stepped (per-chunk row
-    // indices kept as 64-bit loop invariants cost the kernel 30 registers).
-    constexpr int rows_per_pass = threads / row_chunks;
+  constexpr int groups = threads % row_chunks == 0 ? threads / row_chunks : 0;  // rows covered by one pass
+  if constexpr (groups > 0 && groups % 8 != 0 && Rows % groups == 0 && (Rows / groups) % 8 == 0) {
+    // Thread t copies chunk t % row_chunks of rows g * Rows / groups + i (g = t / row_chunks): the
+    // row's place in its 8-row swizzle atom is i % 8, known at compile time, so the shared
+    // addresses of the passes differ by constants (a pass of `groups` rows, fewer than 8,
+    // would give each pass its own swizzle and cost a register each).
+    constexpr int rows_each = Rows / groups;
+    const int r0 = t / row_chunks * rows_each, k = t % row_chunks * per_chunk;
+    const T* p = from + r0 * row_stride + k;
+    TL_UNROLL
+    for (int i = 0; i < rows_each; ++i) {
+      cp_async<Bytes>(dst(r0 + i, k), p);
+      p += row_stride;
+    }
+  } else if constexpr (groups > 0) {
+    // Each pass covers `groups` whole rows: one pointer, stepped (per-chunk row indices kept
+    // as 64-bit loop invariants cost the kernel 30 registers).
+    constexpr int rows_per_pass = groups;
     const int r0 = t / row_chunks, k = t % row_chunks * per_chunk;
     const T* p = from + r0 * row_stride + k;
     const std::int64_t step = rows_per_pass * row_stride;
     TL_UNROLL
     for (int i = 0; i < (Rows + rows_per_pass - 1) / rows_per_pass; ++i) {
       if (Rows % rows_per_pass != 0 && r0 + i * rows_per_pass >= Rows) break;
-      cp_async_16(dst(r0 + i * rows_per_pass, k), p);
+      cp_async<Bytes>(dst(r0 + i * rows_per_pass, k), p);
       p += step;
     }
   } else {
@@ -161,7 +178,7 @@ __device__ __forceinline__ void copy_tile(const T* from, std::int64_t row_stride
       const int c = i * threads + t;
       if (chunks % threads != 0 && c >= chunks) break;
       const int r = c / row_chunks, k = c % row_chunks * per_chunk;
-      cp_async_16(dst(r, k), from + r * row_stride + k);
+      cp_async<Bytes>(dst(r, k), from + r * row_stride + k);
     }
   }
 }
@@ -247,10 +264,13 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
     auto b_at = [&](int, int k, int n) {  // one batch
       return reinterpret_cast<T*>(B + (P::b_mn_major ? mn_major_offset<N>(k, n) : kmajor_offset<W, size>(n, k, N)));
     };
-    if (a_tile.ok) copy_tile<M, KC>(a_tile.origin + kc, a_tile.row_stride, a_at);
-    else write_a<KC>(registers_unless(a_tile, ax), K, kc, a_at);
-    if (b_tile.ok) copy_tile<KC, N>(b_tile.origin + kc * b_tile.row_stride, b_tile.row_stride, [&](int k, int n) { return b_at(0, k, n); });
-    else write_b<KC, !P::b_mn_major>(registers_unless(b_tile, bx), K, N, kc, b_at);
+    if (a_tile.ok) copy_tile<M, KC, 16>(a_tile.origin + kc, a_tile.row_stride, a_at);
+    else write_a<KC>(registers_unless<true>(a_tile, ax), K, kc, a_at);
+    // B's columns are stored permuted in pairs (permuted_column): 4-byte copies.
+    if (b_tile.ok)
+      copy_tile<KC, N, 4>(b_tile.origin + kc * b_tile.row_stride, b_tile.row_stride,
+                          [&](int k, int n) { return b_at(0, k, permuted_column(n)); });
+    else write_b<KC, !P::b_mn_major>(registers_unless<P::b_mn_major>(b_tile, bx), K, N, kc, b_at);
     if (a_tile.ok || b_tile.ok) cp_async_wait_all();
     wgmma_fence_async_proxy();
     barrier();
