@@ -146,12 +146,12 @@ __device__ __forceinline__ void copy_tile(const T* from, std::int64_t row_stride
   constexpr int chunks = Rows * row_chunks;
   const int t = thread_id();
   constexpr int groups = threads % row_chunks == 0 ? threads / row_chunks : 0;  // rows covered by one pass
-  if constexpr (groups > 0 && groups % 8 != 0 && Rows % groups == 0 && (Rows / groups) % 8 == 0) {
+  constexpr int rows_each = groups > 0 && Rows % groups == 0 ? Rows / groups : 0;  // rows per thread, grouped
+  if constexpr (groups % 8 != 0 && rows_each % 8 == 0 && rows_each > 0) {
     // Thread t copies chunk t % row_chunks of rows g * Rows / groups + i (g = t / row_chunks): the
     // row's place in its 8-row swizzle atom is i % 8, known at compile time, so the shared
     // addresses of the passes differ by constants (a pass of `groups` rows, fewer than 8,
     // would give each pass its own swizzle and cost a register each).
-    constexpr int rows_each = Rows / groups;
     const int r0 = t / row_chunks * rows_each, k = t % row_chunks * per_chunk;
     const T* p = from + r0 * row_stride + k;
     TL_UNROLL
