@@ -137,6 +137,8 @@ __device__ __forceinline__ void cp_async(void* dst, const void* src) {
 }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 
+constexpr int exact_quotient(int a, int b) { return b > 0 && a % b == 0 ? a / b : 0; }
+
 // Rows x Cols elements at from (row r at from + r * row_stride) to dst(r, c), Bytes per
 // cp.async, thread t on chunks t, t + threads, ...
 template <int Rows, int Cols, int Bytes, class T, class Dst>
@@ -145,8 +147,8 @@ __device__ __forceinline__ void copy_tile(const T* from, std::int64_t row_stride
   constexpr int row_chunks = Cols / per_chunk;
   constexpr int chunks = Rows * row_chunks;
   const int t = thread_id();
-  constexpr int groups = threads % row_chunks == 0 ? threads / row_chunks : 0;  // rows covered by one pass
-  constexpr int rows_each = groups > 0 && Rows % groups == 0 ? Rows / groups : 0;  // rows per thread, grouped
+  constexpr int groups = exact_quotient(threads, row_chunks);  // rows covered by one pass (0: not whole rows)
+  constexpr int rows_each = exact_quotient(Rows, groups);      // rows per thread, grouped
   if constexpr (groups % 8 != 0 && rows_each % 8 == 0 && rows_each > 0) {
     // Thread t copies chunk t % row_chunks of rows g * Rows / groups + i (g = t / row_chunks): the
     // row's place in its 8-row swizzle atom is i % 8, known at compile time, so the shared
