@@ -41,10 +41,16 @@ TL_INLINE constexpr std::int64_t ravel(const coord<S::rank>& c) {
 
 template <class S>
 TL_INLINE constexpr coord<S::rank> unravel(std::int64_t flat) {
+  // Flat indices are never negative: unsigned division by the (constant) sizes is a shift and
+  // a mask for powers of two, and lets the compiler see that consecutive indices within an
+  // aligned run share their higher coordinates.
+  // 32-bit arithmetic where the block is small enough (every block but the largest).
+  using U = std::conditional_t<(S::size <= (std::int64_t(1) << 31)), std::uint32_t, std::uint64_t>;
+  auto u = static_cast<U>(flat);
   coord<S::rank> c{};
   for (int i = S::rank - 1; i >= 0; --i) {
-    c[i] = static_cast<int>(flat % S::dim(i));
-    flat /= S::dim(i);
+    c[i] = static_cast<int>(u % U(S::dim(i)));
+    u /= U(S::dim(i));
   }
   return c;
 }
