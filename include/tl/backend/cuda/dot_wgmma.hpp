@@ -67,11 +67,11 @@ struct wgmma_plan {
 // ---- operands copied by cp.async ----
 // An operand that is a loaded block (expr/loaded.hpp) is read from memory here rather than
 // from the registers of its load: when its pointers are affine and its mask convex
-// (axis_info.hpp), and at run time the whole tile is masked in with 16-byte aligned rows, each
-// thread copies 16-byte chunks global -> shared with cp.async, consecutive threads on
-// consecutive chunks of a row (whole cache lines per warp, no registers on the way); else the
-// load is done again into registers. The register copy the load made is then unused, and the
-// compiler drops it.
+// (axis_info.hpp), and at run time the whole tile is masked in with 16-byte aligned rows, the
+// threads copy it global -> shared with cp.async, consecutive threads on consecutive chunks of
+// a row (whole cache lines per warp, no registers on the way): 16 bytes at a time for A, 4 for
+// B, whose columns are stored permuted in pairs. Else the load is done again into registers.
+// The register copy the load made is then unused, and the compiler drops it.
 template <class X>
 constexpr bool async_operand() {
   if constexpr (is_loaded_v<X>) {
