@@ -32,11 +32,14 @@ struct coord {
 namespace detail {
 
 // Row-major flattening, the layout of every block and of the CPU backend's storage.
+// Coordinates inside the block are never negative: unsigned, 32-bit where the block allows
+// (as unravel below), so that ravel(unravel(f)) folds back to f (a reshape's index map).
 template <class S>
 TL_INLINE constexpr std::int64_t ravel(const coord<S::rank>& c) {
-  std::int64_t flat = 0;
-  for (int i = 0; i < S::rank; ++i) flat = flat * S::dim(i) + c[i];
-  return flat;
+  using U = std::conditional_t<(S::size <= (std::int64_t(1) << 31)), std::uint32_t, std::uint64_t>;
+  U flat = 0;
+  for (int i = 0; i < S::rank; ++i) flat = flat * U(S::dim(i)) + static_cast<U>(c[i]);
+  return static_cast<std::int64_t>(flat);
 }
 
 template <class S>

@@ -139,9 +139,8 @@ __device__ __forceinline__ vector_of<value_of_t<X>, V> cells(const X& x, int t, 
   } else {
     using S = typename X::shape_type;
     vector_of<value_of_t<X>, V> w;
-    auto c = unravel<S>(layout<S>::flat(t, i));
     TL_UNROLL
-    for (int k = 0; k < V; ++k, ++c[S::rank - 1]) w.x[k] = x.at(c, i + k);
+    for (int k = 0; k < V; ++k) w.x[k] = x.at(unravel<S>(layout<S>::flat(t, i + k)), i + k);
     return w;
   }
 }
