@@ -1,26 +1,16 @@
 // Times puzzle 11's kernel (fp16 and tf32, 4 x 4096^3, 8 warps) alone, for quick comparisons of
-// lowering variants (build one binary per -D variant). On a Hopper GPU:
+// lowering variants (one binary per include directory or -D variant). On a Hopper GPU:
 //   nvcc -std=c++20 --expt-relaxed-constexpr -gencode arch=compute_90a,code=sm_90a -DTL_NUM_WARPS=8 \
 //        -Iinclude -Iexamples/puzzles tools/probes/p11_probe.cu -o p11_probe && ./p11_probe [programs_per_sm]
-#include <algorithm>
+// (tools/probes/p11_variants.sh builds and runs it against two include directories at once.)
 #include <cstdio>
 #include <cstdlib>
-#include <vector>
 
 #include <tl/tl.hpp>
 
-#include "p11_matmul.hpp"
+#include "probe_common.hpp"
 
-template <class T>
-__global__ void fill(T* p, std::size_t n, unsigned seed) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
-    unsigned h = unsigned(i) * 2654435761u ^ seed;
-    h ^= h >> 15;
-    h *= 2246822519u;
-    h ^= h >> 13;
-    p[i] = T(float(h & 0xffff) / 65536.0f - 0.5f);
-  }
-}
+#include "p11_matmul.hpp"
 
 int programs_per_sm = 0;
 template <class T, int B_MID, auto Prec>
@@ -32,31 +22,17 @@ void time_case(const char* name) {
   TL_CUDA_CHECK(cudaMalloc(&x, elems * sizeof(T)));
   TL_CUDA_CHECK(cudaMalloc(&y, elems * sizeof(T)));
   TL_CUDA_CHECK(cudaMalloc(&z, elems * sizeof(float)));
-  fill<<<1024, 256>>>(x, elems, 1);
-  fill<<<1024, 256>>>(y, elems, 2);
+  probe::fill<<<1024, 256>>>(x, elems, 1);
+  probe::fill<<<1024, 256>>>(y, elems, 2);
   const tl::ptr<T> px(x, std::int64_t(elems), "x"), py(y, std::int64_t(elems), "y");
   const tl::ptr<float> pz(z, std::int64_t(elems), "z");
   const tl::launch_options o{.backend = tl::backend::cuda, .wait = false, .programs_per_sm = programs_per_sm};
   auto run = [&] {
     tl::launch<dot_kernel<128, 128, 1, B_MID, T, Prec>>(tl::grid(n / 128, n / 128, batch), o, px, py, pz, n, n, batch, n);
   };
-  for (int i = 0; i < 3; ++i) run();
-  std::vector<float> ms;
-  cudaEvent_t a, b;
-  TL_CUDA_CHECK(cudaEventCreate(&a));
-  TL_CUDA_CHECK(cudaEventCreate(&b));
-  for (int i = 0; i < 20; ++i) {
-    TL_CUDA_CHECK(cudaEventRecord(a));
-    run();
-    TL_CUDA_CHECK(cudaEventRecord(b));
-    TL_CUDA_CHECK(cudaEventSynchronize(b));
-    float t = 0;
-    TL_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  const double tflops = 2.0 * batch * n * double(n) * n / (ms[ms.size() / 2] * 1e-3) / 1e12;
-  std::printf("%-5s %d/SM: %.4f ms, %.1f TFLOP/s\n", name, programs_per_sm, ms[ms.size() / 2], tflops);
+  const double median = probe::median_ms(run);
+  const double tflops = 2.0 * batch * n * double(n) * n / (median * 1e-3) / 1e12;
+  std::printf("%-5s %d/SM: %.4f ms, %.1f TFLOP/s\n", name, programs_per_sm, median, tflops);
   cudaFree(x);
   cudaFree(y);
   cudaFree(z);
