@@ -17,25 +17,15 @@ template <class T, int B_MID, auto Prec>
 void time_case(const char* name) {
   const int n = 4096, batch = 4;
   const std::size_t elems = std::size_t(batch) * n * n;
-  T *x, *y;
-  float* z;
-  TL_CUDA_CHECK(cudaMalloc(&x, elems * sizeof(T)));
-  TL_CUDA_CHECK(cudaMalloc(&y, elems * sizeof(T)));
-  TL_CUDA_CHECK(cudaMalloc(&z, elems * sizeof(float)));
-  probe::fill<<<1024, 256>>>(x, elems, 1);
-  probe::fill<<<1024, 256>>>(y, elems, 2);
-  const tl::ptr<T> px(x, std::int64_t(elems), "x"), py(y, std::int64_t(elems), "y");
-  const tl::ptr<float> pz(z, std::int64_t(elems), "z");
+  const auto x = probe::inputs<T>(elems, 1, "x"), y = probe::inputs<T>(elems, 2, "y");
+  const tl::cuda::buffer<float> z(elems, "z");
   const tl::launch_options o{.backend = tl::backend::cuda, .wait = false, .programs_per_sm = programs_per_sm};
   auto run = [&] {
-    tl::launch<dot_kernel<128, 128, 1, B_MID, T, Prec>>(tl::grid(n / 128, n / 128, batch), o, px, py, pz, n, n, batch, n);
+    tl::launch<dot_kernel<128, 128, 1, B_MID, T, Prec>>(tl::grid(n / 128, n / 128, batch), o, x, y, z, n, n, batch, n);
   };
   const double median = probe::median_ms(run);
   const double tflops = 2.0 * batch * n * double(n) * n / (median * 1e-3) / 1e12;
   std::printf("%-5s %d/SM: %.4f ms, %.1f TFLOP/s\n", name, programs_per_sm, median, tflops);
-  cudaFree(x);
-  cudaFree(y);
-  cudaFree(z);
 }
 
 int main(int argc, char** argv) {

@@ -13,22 +13,15 @@
 int main() {
   const int n = 8192;
   const std::size_t nn = std::size_t(n) * n;
-  float *scale, *act, *z;
-  int *offset, *weight;
-  TL_CUDA_CHECK(cudaMalloc(&scale, nn / 8 * sizeof(float)));
-  TL_CUDA_CHECK(cudaMalloc(&offset, nn / 64 * sizeof(int)));
-  TL_CUDA_CHECK(cudaMalloc(&weight, nn / 8 * sizeof(int)));
-  TL_CUDA_CHECK(cudaMalloc(&act, nn * sizeof(float)));
-  TL_CUDA_CHECK(cudaMalloc(&z, nn * sizeof(float)));
-  probe::fill<<<1024, 256>>>(scale, nn / 8, 1);
-  probe::fill<<<1024, 256>>>(offset, nn / 64, 2);
-  probe::fill<<<1024, 256>>>(weight, nn / 8, 3);
-  probe::fill<<<1024, 256>>>(act, nn, 4);
+  const auto scale = probe::inputs<float>(nn / 8, 1, "scale");
+  const auto offset = probe::inputs<int>(nn / 64, 2, "offset");
+  const auto weight = probe::inputs<int>(nn / 8, 3, "weight");
+  const auto act = probe::inputs<float>(nn, 4, "activation");
+  const tl::cuda::buffer<float> z(nn, "z");
   const tl::launch_options o{.backend = tl::backend::cuda, .wait = false};
   auto run = [&] {
-    tl::launch<quant_dot_kernel<128, 128, 64, tl::tf32>>(
-        tl::grid(n / 128, n / 128), o, tl::ptr<float>(scale, std::int64_t(nn / 8)), tl::ptr<int>(offset, std::int64_t(nn / 64)),
-        tl::ptr<int>(weight, std::int64_t(nn / 8)), tl::ptr<float>(act, std::int64_t(nn)), tl::ptr<float>(z, std::int64_t(nn)), n, n, n);
+    tl::launch<quant_dot_kernel<128, 128, 64, tl::tf32>>(tl::grid(n / 128, n / 128), o, scale, offset, weight, act, z, n,
+                                                          n, n);
   };
   const double median = probe::median_ms(run);
   std::printf("p12 tf32: %.4f ms, %.1f TFLOP/s\n", median, 2.0 * n * double(n) * n / (median * 1e-3) / 1e12);

@@ -13,7 +13,7 @@ namespace probe {
 
 // p[i] from a hash of i and the seed: uniform in [-0.5, 0.5) for floats, any bits for ints.
 template <class T>
-__global__ void fill(T* p, std::size_t n, unsigned seed) {
+__global__ void fill_kernel(T* p, std::size_t n, unsigned seed) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
     unsigned h = unsigned(i) * 2654435761u ^ seed;
     h ^= h >> 15;
@@ -22,6 +22,15 @@ __global__ void fill(T* p, std::size_t n, unsigned seed) {
     if constexpr (std::is_same_v<T, int>) p[i] = int(h);
     else p[i] = T(float(h & 0xffff) / 65536.0f - 0.5f);
   }
+}
+
+// A GPU buffer of n inputs from the hash.
+template <class T>
+tl::cuda::buffer<T> inputs(std::size_t n, unsigned seed, const char* name) {
+  tl::cuda::buffer<T> b(n, name);
+  fill_kernel<<<1024, 256>>>(b.data(), n, seed);
+  TL_CUDA_CHECK(cudaGetLastError());
+  return b;
 }
 
 // 3 warm-up runs, then the median of 20 timed with CUDA events (milliseconds).
