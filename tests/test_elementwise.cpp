@@ -33,6 +33,7 @@ TEST_CASE("arithmetic on float blocks matches double arithmetic rounded once", "
   check_elementwise(a - b, va, vb, [](double x, double y) { return x - y; }, eps);
   check_elementwise(a * b, va, vb, [](double x, double y) { return x * y; }, eps);
   check_elementwise(a / b, va, vb, [](double x, double y) { return x / y; }, eps);
+  check_elementwise(div_rn(a, b), va, vb, [](double x, double y) { return double(float(x) / float(y)); });
   check_elementwise(a % b, va, vb, [](double x, double y) { return std::fmod(x, y); }, eps);
   check_elementwise(maximum(a, b), va, vb, [](double x, double y) { return std::max(x, y); });
   check_elementwise(minimum(a, b), va, vb, [](double x, double y) { return std::min(x, y); });

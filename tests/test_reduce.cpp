@@ -102,6 +102,15 @@ TEST_CASE("max ignores NaN; a row of -inf stays -inf", "[reduce]") {
   REQUIRE(r[0] == 3.0);
   auto y = full<2, 4>(-inf, float32);
   REQUIRE(std::isinf(values(max<1>(y))[1]));
+  // A result is NaN only when every element is.
+  auto z = full<2, 4>(std::numeric_limits<float>::quiet_NaN(), float32);
+  z[5] = -2.0f;
+  const auto zmax = values(max<1>(z)), zmin = values(min<1>(z));
+  REQUIRE(std::isnan(zmax[0]));
+  REQUIRE(std::isnan(zmin[0]));
+  REQUIRE(zmax[1] == -2.0);
+  REQUIRE(zmin[1] == -2.0);
+  REQUIRE(float(max(z)) == -2.0f);
 }
 
 TEST_CASE("reductions of lazy expressions", "[reduce]") {

@@ -93,3 +93,45 @@ TEST_CASE("casts, bitcasts and integer bit ops agree bit for bit", "[gpu][elemen
   require_agree(a.first, b.first, 0, 0, "float results");
   require_agree(a.second, b.second, 0, 0, "int results");
 }
+
+// float32 division: / as Triton divides (div.full.f32, within 2 ulp), div_rn exactly rounded.
+template <int B>
+TL_KERNEL void division_kernel(tl::ptr<float> x_ptr, tl::ptr<float> y_ptr, tl::ptr<float> q_ptr, tl::ptr<float> r_ptr,
+                               int n) {
+  auto offs = tl::program_id(0) * B + tl::arange<0, B>();
+  auto m = offs < n;
+  auto x = tl::load(x_ptr + offs, m);
+  auto y = tl::load(y_ptr + offs, m, 1.0f);
+  tl::store(q_ptr + offs, x / y, m);
+  tl::store(r_ptr + offs, tl::div_rn(x, y), m);
+}
+
+TEST_CASE("float division: / within 2 ulp of the exact quotient, div_rn exact", "[gpu][elementwise]") {
+  const int n = random_int(1000, 5000);
+  auto x = random_values(std::size_t(n), -1e6, 1e6), y = random_values(std::size_t(n), -3, 3);
+  // Quotients across the exponent range, and the special cases.
+  for (int i = 0; i < n; i += 7) y[std::size_t(i)] = std::ldexp(y[std::size_t(i)], (i % 120) - 60);
+  x[0] = 1.0f, y[0] = 0.0f;                 // inf
+  x[1] = 0.0f, y[1] = 0.0f;                 // NaN
+  x[2] = NAN;
+  x[3] = 1e-38f, y[3] = 1e3f;               // a subnormal quotient
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> q(std::size_t(n), -7.0f), r(std::size_t(n), -7.0f);
+    tl::launch<division_kernel<256>>(tl::grid(tl::cdiv(n, 256)), o, x, y, q, r, n);
+    return std::make_pair(q, r);
+  };
+  const auto a = run(cpu), b = run(cuda);
+  require_agree(a.second, b.second, 0, 0, "div_rn, bit for bit");
+  std::size_t far = 0;
+  for (int i = 0; i < n; ++i) {
+    const double exact = double(x[std::size_t(i)]) / double(y[std::size_t(i)]);
+    const float got = b.first[std::size_t(i)];
+    if (std::isnan(exact) ? !std::isnan(got) : std::isinf(exact) ? got != float(exact) : false) ++far;
+    else if (std::isfinite(exact)) {
+      const double ulp = std::ldexp(1.0, std::max(std::ilogb(float(exact)), -126) - 23);
+      if (std::abs(double(got) - exact) > 2 * ulp) ++far;
+    }
+  }
+  INFO(far << " quotients more than 2 ulp from exact");
+  REQUIRE(far == 0);
+}

@@ -117,7 +117,7 @@ struct block : expr_base<block<T, D...>> {
       for (int i = 0; i < layout::slots; ++i) {
         if (!layout::valid(t, i)) continue;
         if constexpr (S::rank == 0) v[i] = ex.at(coord<0>{}, -1);
-        else v[i] = ex.at(detail::unravel<shape_type>(layout::flat(t, i)), i);
+        else v[i] = ex.at(layout::coords(t, i), i);
       }
 #else
       for (std::int64_t i = 0; i < size; ++i) {

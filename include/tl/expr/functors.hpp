@@ -67,8 +67,26 @@ struct div {
         if (b == T(-1)) return detail_::wrap_sub(T(0), a);  // INT_MIN / -1 wraps
       return static_cast<T>(a / b);
     } else {
+#if TL_DEVICE_PASS
+      // float32 as Triton divides: div.full.f32, within 2 ulp, a reciprocal and a product
+      // instead of IEEE division's refinement and slow path (tl::div_rn rounds exactly).
+      if constexpr (std::is_same_v<T, float>) {
+        float q;
+        asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+        return q;
+      }
+#endif
       return a / b;
     }
+  }
+};
+// a / b rounded to nearest (IEEE), on every backend: Triton's tl.math.div_rn.
+struct div_rn {
+  static constexpr bool comparison = false, div_or_mod = true, bitwise = false;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    static_assert(std::is_floating_point_v<T>, "tl: div_rn divides floating-point blocks");
+    return a / b;
   }
 };
 struct mod {

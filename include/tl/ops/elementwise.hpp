@@ -133,6 +133,14 @@ TL_INLINE auto cdiv(A a, B b) {
   return detail::make_binary<op::cdiv>(a, b);
 }
 
+// div_rn(a, b) = a / b rounded to nearest on every backend (Triton's tl.math.div_rn). The
+// operator / on float32 blocks divides as Triton does, within 2 ulp on the GPU.
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+TL_INLINE auto div_rn(A a, B b) {
+  return detail::make_binary<op::div_rn>(a, b);
+}
+
 // where(c, a, b): a where c holds, else b (Triton's tl.where).
 template <class C, class A, class B>
   requires(detail::is_operand_v<C> && detail::is_operand_v<A> && detail::is_operand_v<B>)

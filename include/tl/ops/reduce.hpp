@@ -87,8 +87,31 @@ struct extreme_reducer {
   }
 };
 
-using max_reducer = extreme_reducer<true, false>;
-using min_reducer = extreme_reducer<false, false>;
+// max and min keep no index: fmax/fmin (the GPU's max.f32) join partial results in any
+// order, one instruction per element. Starting from NaN, which fmax drops, a result is NaN
+// only if every element was, as with the indexed version above.
+template <bool IsMax>
+struct extreme_value_reducer {
+  static constexpr bool indexed = false;  // combine() ignores the index
+  template <class T> using result = typename minmax_result<T>::type;
+  template <class T> using acc = compute_t<result<T>>;
+  template <class T>
+  TL_INLINE static acc<T> init() {
+    if constexpr (std::is_floating_point_v<acc<T>>) return std::numeric_limits<acc<T>>::quiet_NaN();
+    else return IsMax ? std::numeric_limits<acc<T>>::lowest() : std::numeric_limits<acc<T>>::max();
+  }
+  template <class T>
+  TL_INLINE static void step(acc<T>& a, int& i, const T& v, int) { combine<T>(a, i, convert<acc<T>>(v), 0); }
+  template <class T>
+  TL_INLINE static void combine(acc<T>& a, int&, const acc<T>& b, int) {
+    if constexpr (IsMax) a = op::maximum{}(a, b);
+    else a = op::minimum{}(a, b);
+  }
+  template <class T> TL_INLINE static result<T> finish(const acc<T>& a, int) { return convert<result<T>>(a); }
+};
+
+using max_reducer = extreme_value_reducer<true>;
+using min_reducer = extreme_value_reducer<false>;
 using argmax_reducer = extreme_reducer<true, true>;
 using argmin_reducer = extreme_reducer<false, true>;
 

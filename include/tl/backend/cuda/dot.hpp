@@ -142,7 +142,7 @@ __device__ __forceinline__ vector_of<value_of_t<X>, V> cells(const X& x, int t, 
     // Each element from its own flat index (a thread part OR'ed with constant slot bits),
     // which leaves less index arithmetic than stepping a coordinate (puzzle 12: +4%).
     TL_UNROLL
-    for (int k = 0; k < V; ++k) w.x[k] = x.at(unravel<S>(layout<S>::flat(t, i + k)), i + k);
+    for (int k = 0; k < V; ++k) w.x[k] = x.at(layout<S>::coords(t, i + k), i + k);
     return w;
   }
 }

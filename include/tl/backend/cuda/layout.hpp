@@ -125,6 +125,22 @@ struct layout {
       return std::int64_t(i / vec) * chunk_stride + std::int64_t(t) * vec + i % vec;
     }
   }
+  // The coordinates of thread t's slot i. For power-of-two sizes the flat index is the OR of a
+  // thread part, flat(t, 0), and a slot part, flat(0, i), with disjoint bits, so each
+  // coordinate is the sum of the two parts' coordinates. Written as that sum, the slot part is
+  // a constant once the slot loop is unrolled, and what an element's index feeds (a staged
+  // block's shared-memory address, a pointer) folds into one per-thread value plus an
+  // immediate, where the OR of the flat index had left shifts and masks for every element.
+  TL_INLINE static coord<S::rank> coords(int t, int i) {
+    if constexpr (pow2 && !replicated) {
+      const coord<S::rank> a = unravel<S>(flat(t, 0)), b = unravel<S>(flat(0, i));
+      coord<S::rank> c{};
+      for (int d = 0; d < S::rank; ++d) c[d] = a[d] + b[d];
+      return c;
+    } else {
+      return unravel<S>(flat(t, i));
+    }
+  }
   template <int Src>
   TL_INLINE static constexpr std::int64_t bit_of(int t, int i) {
     if constexpr (Src >= 0) return (i >> Src) & 1;

@@ -131,7 +131,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
     bool m[V];
     if constexpr (unit_stride_chunks<S, EP, V>) {
       if (!L::valid(t, i0)) continue;
-      auto c = unravel<S>(L::flat(t, i0));
+      auto c = L::coords(t, i0);
       const P p0 = operand_at<S>(ptrs, c, i0);
       TL_UNROLL
       for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
@@ -145,7 +145,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
         const int i = i0 + k;
         m[k] = false;
         if (!L::valid(t, i)) continue;
-        const auto c = unravel<S>(L::flat(t, i));
+        const auto c = L::coords(t, i);
         p[k] = operand_at<S>(ptrs, c, i);
         m[k] = convert<bool>(operand_at<S>(mask, c, i));
         if (!m[k]) out.v[i] = convert<T>(operand_at<S>(other, c, i));
@@ -162,7 +162,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
       if (!m[k]) continue;
       if constexpr (TL_DEVICE_CHECKS) {
         if (!tracker.admit(i0 + k, p[k])) {
-          const auto c = unravel<S>(L::flat(t, i0 + k));
+          const auto c = L::coords(t, i0 + k);
           out.v[i0 + k] = convert<T>(operand_at<S>(other, c, i0 + k));
           continue;
         }
@@ -188,7 +188,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       TL_UNROLL
       for (int i0 = 0; i0 < L::slots; i0 += V) {
         if (!L::valid(t, i0)) continue;
-        auto c = unravel<S>(L::flat(t, i0));
+        auto c = L::coords(t, i0);
         vector_of<Q, V> w;
         TL_UNROLL
         for (int k = 0; k < V; ++k, ++c[S::rank - 1]) w.x[k] = convert<Q>(operand_at<S>(value, c, i0 + k));
@@ -207,7 +207,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
     Q x[V];
     if constexpr (unit_stride_chunks<S, EP, V>) {
       if (!L::valid(t, i0)) continue;
-      auto c = unravel<S>(L::flat(t, i0));
+      auto c = L::coords(t, i0);
       const P p0 = operand_at<S>(ptrs, c, i0);
       TL_UNROLL
       for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
@@ -221,7 +221,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
         const int i = i0 + k;
         m[k] = false;
         if (!L::valid(t, i)) continue;
-        const auto c = unravel<S>(L::flat(t, i));
+        const auto c = L::coords(t, i);
         m[k] = convert<bool>(operand_at<S>(mask, c, i));
         if (!m[k]) continue;
         p[k] = operand_at<S>(ptrs, c, i);

@@ -98,7 +98,7 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
     if (!L::valid(t, j)) continue;
     const int i = int(unsigned(j) & ~src.slot);
     const std::int64_t f = L::flat(t, j);
-    Red::template step<T>(part[i], idx[i], T(x.at(unravel<S>(f), j)), int((f >> lo) & (K - 1)));
+    Red::template step<T>(part[i], idx[i], T(x.at(L::coords(t, j), j)), int((f >> lo) & (K - 1)));
   }
   // 2. Lanes: one butterfly step per axis lane bit.
   TL_UNROLL
