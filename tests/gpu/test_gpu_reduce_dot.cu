@@ -59,6 +59,13 @@ TEST_CASE("sum, max, min, argmax, argmin agree along each axis, with ties and Na
     check_reductions<4, 1024, 1>(hard);
     check_reductions<1024, 2, 0>(hard);
     check_reductions<2, 4, 1>(hard);
+    // Results that stay in their warp and move by shuffles (round-robin layouts, warps on the
+    // top bits), some from slots that differ between the lanes reading them.
+    check_reductions<64, 4, 1>(hard);
+    check_reductions<256, 2, 1>(hard);
+    check_reductions<8, 256, 1>(hard);
+    check_reductions<32, 8, 1>(hard);
+    check_reductions<16, 8, 0>(hard);
   }
 }
 

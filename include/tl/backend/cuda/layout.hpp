@@ -18,10 +18,16 @@
 // 16), so a dot accumulates in place; a reduction along a row is register and lane work.
 //
 // Round-robin: every other block. Cut row-major into chunks of V consecutive elements
-// (V = 4 when each thread gets at least 4, else 2 or 1; 1 for rows shorter than 8 elements),
-// chunk c held by thread c % P:
-//   n = 1024, P = 128, V = 4:   f = 0..3 -> thread 0 slots 0..3,  f = 4..7 -> thread 1 ...
-//                               f = 512..515 -> thread 0 slots 4..7, ...
+// (V = 4 when each thread gets at least 4, else 2 or 1; 1 for rows shorter than 8 elements).
+// Power-of-two sizes: the warps take the top bits of the flat index, so warp w holds the w-th
+// contiguous part of the block, and inside it chunk c goes to lane c % 32 (one warp access
+// covers 32 consecutive chunks), then to the next slots:
+//   n = 1024, P = 128, V = 4:   warp 0: f = 0..255, warp 1: f = 256..511, ...
+//                               f = 0..3 -> lane 0 slots 0..3, f = 4..7 -> lane 1 ...
+//                               f = 128..131 -> lane 0 slots 4..7, ...
+// A reduction along trailing axes then leaves its results in the warps that hold them in the
+// output's layout too, and moves them by shuffles instead of through shared memory.
+// Other sizes: chunk c held by thread c % P (slot V * (c / P)).
 // A block of one element is replicated: every thread holds it (a scalar every thread reads).
 #pragma once
 
@@ -78,17 +84,24 @@ constexpr bit_map tiled_bits(int row_bits, int col_bits) {
   return m;
 }
 
+// Chunks (vec bits) to lanes, then slots, and the warps on the top bits: a warp holds one
+// contiguous part of the block, so a reduction along the trailing axes stays inside a warp
+// (shuffles) whenever the axes it keeps put the warps on the same elements in the output.
 constexpr bit_map round_robin_bits(int bits, int vec_bits) {
   bit_map m;
   m.bits = bits;
-  const int thread_bits = log2_exact(threads);
-  int b = 0, slot = 0;
-  for (; b < vec_bits && b < bits; ++b) m.src[b] = slot++;
-  for (int tb = 0; tb < thread_bits && b < bits; ++tb, ++b) {
+  const int warp_bits = log2_exact(TL_NUM_WARPS);
+  auto thread = [&](int b, int tb) {
     m.src[b] = -1 - tb;
     m.thread_used |= 1u << tb;
-  }
-  for (; b < bits; ++b) m.src[b] = slot++;
+  };
+  int b = 0, slot = 0;
+  for (; b < vec_bits && b < bits; ++b) m.src[b] = slot++;
+  const int wb = warp_bits < bits - b ? warp_bits : bits - b;  // warps first when bits are few
+  const int top = bits - wb;
+  for (int lane = 0; lane < 5 && b < top; ++lane) thread(b++, lane);
+  for (; b < top; ++b) m.src[b] = slot++;
+  for (int w = 0; w < wb; ++w) thread(top + w, 5 + w);
   m.slot_bits = slot;
   return m;
 }
@@ -113,13 +126,14 @@ struct layout {
                                   : tiled            ? tiled_bits(log2_exact(n / last), log2_exact(last))
                                                      : round_robin_bits(log2_exact(n), log2_exact(vec));
   static constexpr int slots = replicated ? 1
-                               : tiled    ? 1 << bits.slot_bits
+                               : pow2     ? 1 << bits.slot_bits
                                           : int((n + chunk_stride - 1) / chunk_stride) * vec;
-  // The flat index held in slot i of thread t (round-robin: may be >= n in the last round).
+  // The flat index held in slot i of thread t (round-robin of other sizes: may be >= n in
+  // the last round).
   TL_INLINE static constexpr std::int64_t flat(int t, int i) {
     if constexpr (replicated) {
       return 0;
-    } else if constexpr (tiled) {
+    } else if constexpr (pow2) {
       return flat_of_bits(t, i, std::make_integer_sequence<int, bits.bits>{});
     } else {
       return std::int64_t(i / vec) * chunk_stride + std::int64_t(t) * vec + i % vec;
@@ -153,8 +167,8 @@ struct layout {
   // Does thread t hold data in slot i?
   TL_INLINE static constexpr bool valid(int t, int i) {
     if constexpr (replicated) return true;
-    else if constexpr (tiled && bits.thread_used == unsigned(threads - 1)) return true;  // every thread holds data
-    else if constexpr (tiled) return (unsigned(t) & ~bits.thread_used) == 0;
+    else if constexpr (pow2 && bits.thread_used == unsigned(threads - 1)) return true;  // every thread holds data
+    else if constexpr (pow2) return (unsigned(t) & ~bits.thread_used) == 0;
     else return flat(t, i) < n;
   }
 };

@@ -61,6 +61,91 @@ struct axis_sources {
   }
 };
 
+// Do the output layout LO and the input layout L (reduced axis: flat bits [lo, hi)) put every
+// output element in the same warp? Then the results move by shuffles alone.
+template <class L, class LO>
+constexpr bool same_warps(int lo, int hi) {
+  bool same = !LO::replicated;  // a replicated output is needed by every warp
+  for (int ob = 0; ob < LO::bits.bits; ++ob) {
+    const int ib = ob < lo ? ob : ob + (hi - lo);
+    const int so = LO::bits.src[ob], si = L::bits.src[ib];
+    const bool out_warp = so < 0 && -1 - so >= 5, in_warp = si < 0 && -1 - si >= 5;
+    if (out_warp != in_warp || (out_warp && so != si)) same = false;
+  }
+  return same;
+}
+
+// The input's flat index of output element o: the reduced axis' bits set to zero.
+TL_INLINE std::uint32_t input_of_output(std::uint32_t o, int lo, int hi) {
+  return ((o >> lo) << hi) | (o & ((1u << lo) - 1));
+}
+
+// The slot bits of L that hold bits of f (compile-time when f is).
+template <class L>
+TL_INLINE unsigned slot_of_flat(std::uint32_t f) {
+  constexpr bit_map m = L::bits;
+  unsigned i = 0;
+  TL_UNROLL
+  for (int b = 0; b < m.bits; ++b)
+    if (m.src[b] >= 0) i |= ((f >> b) & 1u) << m.src[b];
+  return i;
+}
+
+// Slot bits of L whose bit of the flat index an output lane bit of LO gives: they differ
+// between the lanes that read one output slot, so each of their values takes a shuffle.
+template <class L, class LO>
+constexpr unsigned varying_slot_bits(int lo, int hi) {
+  unsigned m = 0;
+  for (int ob = 0; ob < LO::bits.bits; ++ob) {
+    const int ib = ob < lo ? ob : ob + (hi - lo);
+    const int so = LO::bits.src[ob], si = L::bits.src[ib];
+    if (so < 0 && -1 - so < 5 && si >= 0) m |= 1u << si;
+  }
+  return m;
+}
+
+// Step 3 of reduce_by_bits when results cross warps: one partial per warp group through
+// shared memory, combined by the threads that hold each output element.
+template <class Red, class T, class L, class LO, std::int64_t n_out, int lo, int hi, class A, class Out>
+__device__ void reduce_through_shared(const A (&part)[L::slots], const int (&idx)[L::slots], Out& out) {
+  constexpr axis_sources<L> src(lo, hi);
+  constexpr int warp_groups = 1 << __builtin_popcount(src.warp);
+  constexpr bool indexed = Red::indexed;
+  constexpr std::int64_t inner = std::int64_t(1) << lo;
+  const int t = thread_id();
+  constexpr int a_bytes = smem_bytes<A>(warp_groups * n_out);
+  constexpr int bytes = a_bytes + (indexed ? smem_bytes<int>(warp_groups * n_out) : 0);
+  char* base = scratch<scratch_size(bytes)>();
+  A* red = reinterpret_cast<A*>(base);
+  int* red_idx = reinterpret_cast<int*>(base + a_bytes);
+  const unsigned lane = unsigned(t) % 32, warp = unsigned(t) / 32;
+  int group = 0;  // this warp's index among the warps that share a result
+  for (int b = 0, g = 0; b < 16; ++b)
+    if (src.warp & (1u << b)) group |= int((warp >> b) & 1u) << g++;
+  barrier();
+  if ((lane & src.lane) == 0) {
+    TL_UNROLL
+    for (int i = 0; i < L::slots; ++i) {
+      if ((unsigned(i) & src.slot) != 0 || !L::valid(t, i)) continue;
+      const std::int64_t f = L::flat(t, i);
+      const std::int64_t o = ((f >> hi) << lo) | (f & (inner - 1));
+      red[group * n_out + o] = part[i];
+      if constexpr (indexed) red_idx[group * n_out + o] = idx[i];
+    }
+  }
+  barrier();
+  TL_UNROLL
+  for (int i = 0; i < LO::slots; ++i) {
+    if (!LO::valid(t, i)) continue;
+    const std::int64_t o = LO::flat(t, i);
+    A a = red[o];
+    int ia = indexed ? red_idx[o] : 0;
+    TL_UNROLL
+    for (int g = 1; g < warp_groups; ++g) Red::template combine<T>(a, ia, red[g * n_out + o], indexed ? red_idx[g * n_out + o] : 0);
+    out.v[i] = Red::template finish<T>(a, ia);
+  }
+}
+
 template <class Red, int Axis, class S, class Kept, class E, class Out>
 __device__ void reduce_by_bits(const E& e, Out& out) {
   using T = value_of_t<E>;
@@ -112,37 +197,34 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
       Red::template combine<T>(part[i], idx[i], other, other_idx);
     }
   }
-  // 3. Warps and the output layout, through shared memory: one partial per warp group.
-  constexpr int a_bytes = smem_bytes<A>(warp_groups * n_out);
-  constexpr int bytes = a_bytes + (indexed ? smem_bytes<int>(warp_groups * n_out) : 0);
-  char* base = scratch<scratch_size(bytes)>();
-  A* red = reinterpret_cast<A*>(base);
-  int* red_idx = reinterpret_cast<int*>(base + a_bytes);
-  const unsigned lane = unsigned(t) % 32, warp = unsigned(t) / 32;
-  int group = 0;  // this warp's index among the warps that share a result
-  for (int b = 0, g = 0; b < 16; ++b)
-    if (src.warp & (1u << b)) group |= int((warp >> b) & 1u) << g++;
-  barrier();
-  if ((lane & src.lane) == 0) {
+  // 3a. The axis has no warp bits and every output element lies in the warp that computed
+  // it: each output slot reads its result from the lane (and slot) that holds it, by shuffles.
+  if constexpr (warp_groups == 1 && same_warps<L, LO>(lo, hi)) {
+    constexpr unsigned vary = varying_slot_bits<L, LO>(lo, hi);
     TL_UNROLL
-    for (int i = 0; i < L::slots; ++i) {
-      if ((unsigned(i) & src.slot) != 0 || !L::valid(t, i)) continue;
-      const std::int64_t f = L::flat(t, i);
-      const std::int64_t o = ((f >> hi) << lo) | (f & (inner - 1));
-      red[group * n_out + o] = part[i];
-      if constexpr (indexed) red_idx[group * n_out + o] = idx[i];
+    for (int j = 0; j < LO::slots; ++j) {
+      // Every lane shuffles (all 32 take part), whether or not it holds slot j.
+      const std::uint32_t f = input_of_output(std::uint32_t(LO::flat(t, j)), lo, hi);
+      constexpr bit_map m = L::bits;
+      unsigned src_lane = 0;
+      TL_UNROLL
+      for (int b = 0; b < m.bits; ++b)
+        if (m.src[b] < 0 && -1 - m.src[b] < 5) src_lane |= ((f >> b) & 1u) << (-1 - m.src[b]);
+      const unsigned want = slot_of_flat<L>(f);
+      const unsigned fixed = slot_of_flat<L>(input_of_output(std::uint32_t(LO::flat(0, j)), lo, hi)) & ~vary;
+      A a = Red::template init<T>();
+      int ia = -1;
+      TL_UNROLL
+      for (int i = 0; i < L::slots; ++i) {
+        if ((unsigned(i) & src.slot) != 0 || (unsigned(i) & ~vary) != fixed) continue;
+        const A x = shuffle_word(part[i], [&](auto u) { return __shfl_sync(0xffffffffu, u, int(src_lane)); });
+        const int xi = indexed ? shuffle_word(idx[i], [&](auto u) { return __shfl_sync(0xffffffffu, u, int(src_lane)); }) : 0;
+        if (unsigned(i) == want) a = x, ia = xi;
+      }
+      if (LO::valid(t, j)) out.v[j] = Red::template finish<T>(a, ia);
     }
-  }
-  barrier();
-  TL_UNROLL
-  for (int i = 0; i < LO::slots; ++i) {
-    if (!LO::valid(t, i)) continue;
-    const std::int64_t o = LO::flat(t, i);
-    A a = red[o];
-    int ia = indexed ? red_idx[o] : 0;
-    TL_UNROLL
-    for (int g = 1; g < warp_groups; ++g) Red::template combine<T>(a, ia, red[g * n_out + o], indexed ? red_idx[g * n_out + o] : 0);
-    out.v[i] = Red::template finish<T>(a, ia);
+  } else {
+    reduce_through_shared<Red, T, L, LO, n_out, lo, hi>(part, idx, out);
   }
 }
 
