@@ -79,3 +79,29 @@ TEST_CASE("the tiled layout puts warps on rows first: warpgroups hold 64 consecu
   for (int t = 0; t < threads; ++t)
     for (int i = 0; i < S::slots; ++i) CHECK(S::flat(t, i) % 128 / 16 % (threads / 32) == t / 32);
 }
+
+TEST_CASE("round-robin layouts of power-of-two sizes put the warps on the top bits", "[layout]") {
+  // Warp w holds the w-th contiguous part, so a reduction along trailing axes stays in warps.
+  using L = layout<tl::shape<1024>>;
+  using W = layout<tl::shape<32, 4, 4>>;
+  constexpr int warps = threads / 32;
+  for (int t = 0; t < threads; ++t) {
+    for (int i = 0; i < L::slots; ++i) CHECK(L::flat(t, i) / (1024 / warps) == t / 32);
+    for (int i = 0; i < W::slots; ++i) CHECK(W::flat(t, i) / (512 / warps) == t / 32);
+  }
+  // One warp access (one slot across the 32 lanes) covers 32 consecutive chunks.
+  for (int t = 0; t < 32; ++t) CHECK(L::flat(t, 0) == 4 * t);
+}
+
+TEST_CASE("blocks of at most 16 elements are held whole by every thread", "[layout]") {
+  using L = layout<tl::shape<4, 4>>;
+  STATIC_REQUIRE(L::replicated);
+  STATIC_REQUIRE(L::slots == 16);
+  for (int t = 0; t < threads; ++t)
+    for (int i = 0; i < L::slots; ++i) {
+      CHECK(L::valid(t, i));
+      CHECK(L::flat(t, i) == i);
+    }
+  STATIC_REQUIRE(layout<tl::shape<9>>::replicated);  // a 3 x 3 filter, flattened
+  STATIC_REQUIRE(!layout<tl::shape<32>>::replicated);
+}

@@ -53,8 +53,19 @@ struct block : expr_base<block<T, D...>> {
 
   TL_INLINE T at(const coord<rank>& c, [[maybe_unused]] int slot = -1) const {
 #if TL_DEVICE_PASS
-    if constexpr (layout::replicated) return v[0];
-    else return slot >= 0 ? v[slot] : staged[detail::ravel<shape_type>(c)];
+    if constexpr (layout::replicated) {
+      if (size == 1 || slot >= 0) return v[slot >= 0 ? slot : 0];
+      // Read through a broadcast: every thread holds every element; a chain of selects (not
+      // an indexed array, which would put the block in local memory).
+      const auto f = detail::ravel<shape_type>(c);
+      T r = v[0];
+      TL_UNROLL
+      for (int k = 1; k < int(size); ++k)
+        if (f == k) r = v[k];
+      return r;
+    } else {
+      return slot >= 0 ? v[slot] : staged[detail::ravel<shape_type>(c)];
+    }
 #else
     return v[detail::ravel<shape_type>(c)];
 #endif

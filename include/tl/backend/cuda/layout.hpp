@@ -28,7 +28,11 @@
 // A reduction along trailing axes then leaves its results in the warps that hold them in the
 // output's layout too, and moves them by shuffles instead of through shared memory.
 // Other sizes: chunk c held by thread c % P (slot V * (c / P)).
-// A block of one element is replicated: every thread holds it (a scalar every thread reads).
+// Replicated: a block of at most 16 elements (a scalar, a small filter, a few constants) is
+// held whole by every thread, slot i = element i. Reading it through a broadcast is then a
+// register read, with no shared memory and no barrier (puzzle 10's 4 x 4 filter, read at
+// every step); the price is paid by a reduction to at most 16 results, which goes through
+// shared memory to give every thread all of them, and by stores (thread 0 writes).
 #pragma once
 
 #include <cstdint>
@@ -109,7 +113,7 @@ constexpr bit_map round_robin_bits(int bits, int vec_bits) {
 template <class S>
 struct layout {
   static constexpr std::int64_t n = S::size;
-  static constexpr bool replicated = n == 1;
+  static constexpr bool replicated = n <= 16;
   static constexpr int last = S::rank > 0 ? S::dim(S::rank - 1) : 1;
   static constexpr bool pow2 = log2_exact(n) >= 0 && log2_exact(threads) >= 0;
   static constexpr bool tiled = pow2 && S::rank >= 2 && last >= 16 && n / last >= 16;
@@ -125,14 +129,14 @@ struct layout {
   static constexpr bit_map bits = !pow2 || replicated ? bit_map{}
                                   : tiled            ? tiled_bits(log2_exact(n / last), log2_exact(last))
                                                      : round_robin_bits(log2_exact(n), log2_exact(vec));
-  static constexpr int slots = replicated ? 1
+  static constexpr int slots = replicated ? int(n)
                                : pow2     ? 1 << bits.slot_bits
                                           : int((n + chunk_stride - 1) / chunk_stride) * vec;
   // The flat index held in slot i of thread t (round-robin of other sizes: may be >= n in
   // the last round).
   TL_INLINE static constexpr std::int64_t flat(int t, int i) {
     if constexpr (replicated) {
-      return 0;
+      return i;
     } else if constexpr (pow2) {
       return flat_of_bits(t, i, std::make_integer_sequence<int, bits.bits>{});
     } else {
