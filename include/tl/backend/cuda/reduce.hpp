@@ -2,12 +2,16 @@
 //
 // Power-of-two blocks (layout.hpp gives each bit of the flat index a source): the bits of the
 // reduced axis that come from slot bits are folded in registers, those from lane bits with
-// __shfl_xor_sync (one step per bit, every lane ends with the result), those from warp bits
-// through shared memory, which also carries the results to the slots of the output's layout:
+// __shfl_xor_sync (one step per bit, every lane ends with the result). Then the results go to
+// the slots of the output's layout: by __shfl_sync when the axis has no warp bits and every
+// result lies in the warp that holds it in the output, else through shared memory (which
+// also joins the warps that share a result):
 //
-//   sum<1> of a 128 x 128 block (tiled, 4 warps): each thread folds the 16 columns it holds
-//   of each of its 8 rows in registers, 2 shuffle steps join the 4 lanes of a row, and the 2
-//   warps that share a row add up in shared memory; one barrier pair in all.
+//   sum<1> of a 128 x 128 block (tiled, 4 warps on rows): each thread folds the 32 columns it
+//   holds of each of its 4 rows in registers, 2 shuffle steps join the 4 lanes of a row; the
+//   (128,) result has its rows on other lanes and warps: one barrier pair.
+//   sum<1> of a (32, 4, 4) block (round-robin, warps on the top bits): 2 butterfly steps, and
+//   the (32, 4) result lies in the same warps: 4 shuffles, no barrier.
 //
 // Other sizes: the input is written to shared memory and G threads (a power of two up to 32)
 // fold each result, joined with __shfl_down_sync.
