@@ -37,12 +37,12 @@ struct sum_reducer {
   template <class T> TL_INLINE static void combine(acc<T>& a, int&, const acc<T>& b, int) { a = op::add{}(a, b); }
 };
 
-template <bool IsMax, bool WantIndex>
-struct extreme_reducer {
+// argmax / argmin: the value and its index along the axis.
+template <bool IsMax>
+struct arg_extreme_reducer {
   static constexpr bool indexed = true;
-  template <class T> using value = compute_t<typename minmax_result<T>::type>;
-  template <class T> using result = std::conditional_t<WantIndex, std::int32_t, typename minmax_result<T>::type>;
-  template <class T> using acc = value<T>;
+  template <class T> using result = std::int32_t;
+  template <class T> using acc = compute_t<typename minmax_result<T>::type>;
   template <class T>
   TL_INLINE static acc<T> init() {
     if constexpr (std::is_floating_point_v<acc<T>>) return IsMax ? -std::numeric_limits<acc<T>>::infinity() : std::numeric_limits<acc<T>>::infinity();
@@ -80,11 +80,7 @@ struct extreme_reducer {
       ia = ib;
     }
   }
-  template <class T>
-  TL_INLINE static result<T> finish(const acc<T>& a, int idx) {
-    if constexpr (WantIndex) return idx;
-    else return convert<result<T>>(a);
-  }
+  template <class T> TL_INLINE static result<T> finish(const acc<T>&, int idx) { return idx; }
 };
 
 // max and min keep no index: fmax/fmin (the GPU's max.f32) join partial results in any
@@ -112,8 +108,8 @@ struct extreme_value_reducer {
 
 using max_reducer = extreme_value_reducer<true>;
 using min_reducer = extreme_value_reducer<false>;
-using argmax_reducer = extreme_reducer<true, true>;
-using argmin_reducer = extreme_reducer<false, true>;
+using argmax_reducer = arg_extreme_reducer<true>;
+using argmin_reducer = arg_extreme_reducer<false>;
 
 template <class Red, int Axis, bool Keep, class E>
 TL_INLINE auto reduce_axis(const E& e) {

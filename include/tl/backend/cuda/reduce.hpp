@@ -51,6 +51,10 @@ inline constexpr int reduce_group(std::int64_t n_out, int k) {
   return g;
 }
 
+// A bit map's source kinds (layout.hpp: src >= 0 a slot bit, else thread bit -1 - src).
+constexpr bool is_lane_bit(int src) { return src < 0 && -1 - src < 5; }
+constexpr bool is_warp_bit(int src) { return src < 0 && -1 - src >= 5; }
+
 // Which slot, lane and warp bits of layout L hold the flat bits [lo, hi) (the reduced axis).
 template <class L>
 struct axis_sources {
@@ -59,40 +63,25 @@ struct axis_sources {
     for (int b = lo; b < hi; ++b) {
       const int s = L::bits.src[b];
       if (s >= 0) slot |= 1u << s;
-      else if (-1 - s < 5) lane |= 1u << (-1 - s);
+      else if (is_lane_bit(s)) lane |= 1u << (-1 - s);
       else warp |= 1u << (-1 - s - 5);
     }
   }
 };
 
-// Do the output layout LO and the input layout L (reduced axis: flat bits [lo, hi)) put every
-// output element in the same warp? Then the results move by shuffles alone.
+// The input flat bit that output flat bit ob comes from (the reduced axis: input bits [lo, hi)).
+constexpr int input_bit(int ob, int lo, int hi) { return ob < lo ? ob : ob + (hi - lo); }
+
+// Do the output layout LO and the input layout L put every output element in the same warp?
+// Then the results move by shuffles alone.
 template <class L, class LO>
 constexpr bool same_warps(int lo, int hi) {
   bool same = !LO::replicated;  // a replicated output is needed by every warp
   for (int ob = 0; ob < LO::bits.bits; ++ob) {
-    const int ib = ob < lo ? ob : ob + (hi - lo);
-    const int so = LO::bits.src[ob], si = L::bits.src[ib];
-    const bool out_warp = so < 0 && -1 - so >= 5, in_warp = si < 0 && -1 - si >= 5;
-    if (out_warp != in_warp || (out_warp && so != si)) same = false;
+    const int so = LO::bits.src[ob], si = L::bits.src[input_bit(ob, lo, hi)];
+    if (is_warp_bit(so) != is_warp_bit(si) || (is_warp_bit(so) && so != si)) same = false;
   }
   return same;
-}
-
-// The input's flat index of output element o: the reduced axis' bits set to zero.
-TL_INLINE std::uint32_t input_of_output(std::uint32_t o, int lo, int hi) {
-  return ((o >> lo) << hi) | (o & ((1u << lo) - 1));
-}
-
-// The slot bits of L that hold bits of f (compile-time when f is).
-template <class L>
-TL_INLINE unsigned slot_of_flat(std::uint32_t f) {
-  constexpr bit_map m = L::bits;
-  unsigned i = 0;
-  TL_UNROLL
-  for (int b = 0; b < m.bits; ++b)
-    if (m.src[b] >= 0) i |= ((f >> b) & 1u) << m.src[b];
-  return i;
 }
 
 // Slot bits of L whose bit of the flat index an output lane bit of LO gives: they differ
@@ -101,11 +90,29 @@ template <class L, class LO>
 constexpr unsigned varying_slot_bits(int lo, int hi) {
   unsigned m = 0;
   for (int ob = 0; ob < LO::bits.bits; ++ob) {
-    const int ib = ob < lo ? ob : ob + (hi - lo);
-    const int so = LO::bits.src[ob], si = L::bits.src[ib];
-    if (so < 0 && -1 - so < 5 && si >= 0) m |= 1u << si;
+    const int so = LO::bits.src[ob], si = L::bits.src[input_bit(ob, lo, hi)];
+    if (is_lane_bit(so) && si >= 0) m |= 1u << si;
   }
   return m;
+}
+
+// The input's flat index of output element o: the reduced axis' bits set to zero.
+TL_INLINE std::uint32_t input_of_output(std::uint32_t o, int lo, int hi) {
+  return ((o >> lo) << hi) | (o & ((1u << lo) - 1));
+}
+
+// The slot (Lane = false) or the lane (Lane = true) of layout L that holds flat index f
+// (compile-time when f is).
+template <class L, bool Lane>
+TL_INLINE unsigned holder_of_flat(std::uint32_t f) {
+  constexpr bit_map m = L::bits;
+  unsigned r = 0;
+  TL_UNROLL
+  for (int b = 0; b < m.bits; ++b) {
+    if (!Lane && m.src[b] >= 0) r |= ((f >> b) & 1u) << m.src[b];
+    if (Lane && is_lane_bit(m.src[b])) r |= ((f >> b) & 1u) << (-1 - m.src[b]);
+  }
+  return r;
 }
 
 // Step 3 of reduce_by_bits when results cross warps: one partial per warp group through
@@ -209,13 +216,9 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
     for (int j = 0; j < LO::slots; ++j) {
       // Every lane shuffles (all 32 take part), whether or not it holds slot j.
       const std::uint32_t f = input_of_output(std::uint32_t(LO::flat(t, j)), lo, hi);
-      constexpr bit_map m = L::bits;
-      unsigned src_lane = 0;
-      TL_UNROLL
-      for (int b = 0; b < m.bits; ++b)
-        if (m.src[b] < 0 && -1 - m.src[b] < 5) src_lane |= ((f >> b) & 1u) << (-1 - m.src[b]);
-      const unsigned want = slot_of_flat<L>(f);
-      const unsigned fixed = slot_of_flat<L>(input_of_output(std::uint32_t(LO::flat(0, j)), lo, hi)) & ~vary;
+      const unsigned src_lane = holder_of_flat<L, true>(f), want = holder_of_flat<L, false>(f);
+      // The source slot's bits that come from j alone (the rest vary with the lane).
+      const unsigned fixed = holder_of_flat<L, false>(input_of_output(std::uint32_t(LO::flat(0, j)), lo, hi)) & ~vary;
       A a = Red::template init<T>();
       int ia = -1;
       TL_UNROLL
