@@ -105,3 +105,96 @@ TEST_CASE("blocks of at most 16 elements are held whole by every thread", "[layo
   STATIC_REQUIRE(layout<tl::shape<9>>::replicated);  // a 3 x 3 filter, flattened
   STATIC_REQUIRE(!layout<tl::shape<32>>::replicated);
 }
+
+namespace {
+// Emulates the register and lane steps of a CUDA reduction by layout bits (steps 1 and 2 of
+// reduce_by_bits, backend/cuda/reduce.hpp) on the host, with exact integer sums: every partial
+// result a thread keeps afterwards must be the sum along the axis of the elements that the
+// reduce-scatter's bit map names, and every output element must be held by some thread.
+template <int Axis, int... D>
+void check_reduce_scatter() {
+  using S = tl::shape<D...>;
+  using L = layout<S>;
+  using namespace tl::detail::cuda;
+  constexpr int rank = sizeof...(D);
+  constexpr std::int64_t inner = [] {
+    std::int64_t p = 1;
+    for (int a = Axis + 1; a < rank; ++a) p *= S::dim(a);
+    return p;
+  }();
+  constexpr int lo = log2_exact(inner), hi = lo + log2_exact(S::dim(Axis));
+  constexpr axis_sources<L> src(lo, hi);
+  constexpr scatter_plan<L> plan(lo, hi);
+  auto value = [](std::int64_t f) { return (f * 7919) % 1009 + 1; };
+  std::vector<std::vector<std::int64_t>> part(threads, std::vector<std::int64_t>(L::slots, 0));
+  for (int t = 0; t < threads; ++t)
+    for (int j = 0; j < L::slots; ++j)
+      if (L::valid(t, j)) part[t][std::size_t(unsigned(j) & ~src.slot)] += value(L::flat(t, j));
+  for (int b = 0; b < 5; ++b) {
+    if (!(src.lane & (1u << b))) continue;
+    const int s = plan.slot_of_lane[b];
+    auto next = part;
+    for (int t = 0; t < threads; ++t) {
+      const int p = t ^ (1 << b);
+      const bool upper = (t >> b) & 1;
+      for (int i = 0; i < L::slots; ++i) {
+        if ((unsigned(i) & plan.gone_before[b]) != 0) continue;
+        if (s < 0) {
+          next[t][i] = part[t][i] + part[p][i];
+        } else if (!(unsigned(i) & (1u << s))) {
+          const int j = i | (1 << s);
+          // The partner (the other half of the pair) sends what this lane keeps.
+          next[t][i] = upper ? part[t][j] + part[p][j] : part[t][i] + part[p][i];
+        }
+      }
+    }
+    part = next;
+  }
+  const std::int64_t n_out = S::size >> (hi - lo);
+  std::vector<int> held(std::size_t(n_out), 0);
+  for (int t = 0; t < threads; ++t)
+    for (int i = 0; i < L::slots; ++i) {
+      if ((unsigned(i) & plan.gone) != 0 || !L::valid(t, i)) continue;
+      const std::int64_t f = flat_by_map<plan.map>(t, i);
+      const std::int64_t o = ((f >> hi) << lo) | (f & (inner - 1));
+      std::int64_t expected = 0;
+      for (std::int64_t k = 0; k < S::dim(Axis); ++k) {
+        const std::int64_t in = ((o >> lo) << hi) | (k << lo) | (o & (inner - 1));
+        bool this_warp = true;  // axis bits on warp bits are joined later (step 3, shared memory)
+        for (int f = lo; f < hi; ++f)
+          if (is_warp_bit(L::bits.src[f]) && ((in >> f) & 1) != ((t >> (-1 - L::bits.src[f])) & 1)) this_warp = false;
+        if (this_warp) expected += value(in);
+      }
+      INFO("axis " << Axis << " of a block of " << S::size << ", thread " << t << " slot " << i << " output " << o);
+      CHECK(part[t][i] == expected);
+      ++held[std::size_t(o)];
+    }
+  for (std::int64_t o = 0; o < n_out; ++o) {
+    INFO("output " << o);
+    CHECK(held[std::size_t(o)] > 0);
+  }
+}
+}  // namespace
+
+TEST_CASE("reductions by layout bits: the reduce-scatter over lanes keeps every partial sum", "[layout][reduce]") {
+  using tl::detail::cuda::scatter_plan;
+  // (32, 4, 4) over its last axis (puzzle 10): 2 axis lane bits, each takes a kept slot bit.
+  using W = layout<tl::shape<32, 4, 4>>;
+  constexpr scatter_plan<W> plan(0, 2);
+  STATIC_REQUIRE(plan.moved_lanes == 3u);
+  check_reduce_scatter<2, 32, 4, 4>();
+  check_reduce_scatter<1, 32, 4, 4>();
+  check_reduce_scatter<0, 32, 4, 4>();
+  check_reduce_scatter<1, 32, 4>();
+  check_reduce_scatter<1, 128, 128>();
+  check_reduce_scatter<0, 128, 128>();
+  check_reduce_scatter<1, 64, 64>();
+  check_reduce_scatter<0, 64, 64>();
+  check_reduce_scatter<1, 4, 1024>();
+  check_reduce_scatter<0, 1024>();
+  check_reduce_scatter<1, 8, 256>();
+  check_reduce_scatter<1, 256, 2>();
+  check_reduce_scatter<0, 16, 8>();
+  check_reduce_scatter<1, 2, 16, 64>();
+  check_reduce_scatter<2, 2, 16, 64>();
+}

@@ -113,3 +113,55 @@ TEST_CASE("blocks: compound assignment, eval, scalars", "[expr]") {
   tl::block<float, 4> from_expr = r.to(float32) * 0.5f;
   REQUIRE(from_expr[3] == 1.5f);
 }
+
+namespace {
+// Every chunk of V elements along the last axis of e, as chunk_at evaluates it (the CUDA
+// lowering's path for blocks and dot operands), against at() element by element.
+template <int V, class E>
+void check_chunks(const E& e) {
+  using S = detail::shape_of_t<E>;
+  constexpr int last = S::rank - 1;
+  static_assert(S::dim(last) % V == 0);
+  for (std::int64_t f = 0; f < S::size; f += V) {
+    const auto c = detail::unravel<S>(f);
+    const auto w = detail::chunk_at<V>(e, c, -1);
+    for (int k = 0; k < V; ++k) {
+      auto ck = c;
+      ck[last] += k;
+      INFO("flat index " << f + k);
+      if constexpr (detail::is_ptr_v<detail::value_of_t<E>>) REQUIRE(w.x[k].offset == e.at(ck).offset);
+      else REQUIRE(double(w.x[k]) == double(e.at(ck)));
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("expressions evaluated by chunks agree with element-wise evaluation", "[expr]") {
+  auto x = random_block<float, 8>();
+  auto y = random_block<float, 16>();
+  check_chunks<4>(x(_, None) + y(None, _));     // broadcast along the rows: read once a chunk
+  check_chunks<2>(x(None, _) * y(_, None));     // broadcast along the columns
+  check_chunks<4>(exp2(x(_, None) * 0.5f) - y);  // unary, scalars, a rank-1 operand
+  check_chunks<4>(where(x(_, None) > 0, y(None, _), 1.0f).to(float16).to(float32));
+  // Puzzle 12's dequantization: a reshape over a (rows, groups, 8) broadcast expression.
+  auto scale = random_block<float, 8, 2>();
+  auto word = random_block<int, 8, 2>(0, 1 << 20);
+  auto offset = random_block<int, 8>(0, 1 << 20);
+  auto shift = arange<0, 8>() * 4;
+  auto w = (expand_dims<-1>(word) >> shift) & 15;             // (8, 2, 8)
+  auto o = (expand_dims<-1>(offset) >> shift) & 15;           // (8, 8)
+  check_chunks<4>(reshape<8, 16>(scale(_, _, None) * (w - o(_, None, _))));
+  check_chunks<8>(reshape<8, 16>(scale(_, _, None) * (w - o(_, None, _))));
+  // Views that split a chunk: a reshape whose input rows are shorter than a chunk, and a
+  // permutation that moves the last axis (both element by element).
+  auto narrow = random_block<float, 32, 2>();
+  auto col = random_block<float, 32>();
+  check_chunks<4>(reshape<8, 8>(narrow + col(_, None)) + 1.0f);
+  auto m = random_block<float, 4, 8>();
+  check_chunks<4>(trans(m) * 2.0f);
+  check_chunks<4>(permute<1, 0, 2>(expand_dims<0>(m) + random_block<float, 3, 1, 8>()));
+  // Pointer arithmetic: a pointer block plus offsets broadcast along the rows.
+  std::vector<float> buf(64);
+  auto p = tl::ptr<float>(buf, "buf") + (arange<0, 4>()(_, None) * 16 + arange<0, 8>()(None, _));
+  check_chunks<4>(p + 1);
+}

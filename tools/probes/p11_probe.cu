@@ -2,7 +2,7 @@
 // lowering variants (one binary per include directory or -D variant). On a Hopper GPU:
 //   nvcc -std=c++20 --expt-relaxed-constexpr -gencode arch=compute_90a,code=sm_90a -DTL_NUM_WARPS=8 \
 //        -Iinclude -Iexamples/puzzles tools/probes/p11_probe.cu -o p11_probe && ./p11_probe [programs_per_sm]
-// (tools/probes/p11_variants.sh builds and runs it against two include directories at once.)
+// (tools/probes/variants.sh builds and runs it against two include directories at once.)
 #include <cstdio>
 #include <cstdlib>
 

@@ -7,6 +7,7 @@
 
 #include "../backend/cuda/registers.hpp"
 #include "../backend/cuda/staging.hpp"
+#include "chunk.hpp"
 #include "nodes.hpp"
 
 namespace tl {
@@ -124,11 +125,24 @@ struct block : expr_base<block<T, D...>> {
       E ex = e;  // a copy whose broadcast blocks can be pointed at their staged copies
       detail::cuda::stage<shape_type>(ex);
       const int t = detail::cuda::thread_id();
-      TL_UNROLL
-      for (int i = 0; i < layout::slots; ++i) {
-        if (!layout::valid(t, i)) continue;
-        if constexpr (S::rank == 0) v[i] = ex.at(coord<0>{}, -1);
-        else v[i] = ex.at(layout::coords(t, i), i);
+      constexpr int V = layout::vec;
+      if constexpr (V > 1 && S::rank >= 1 && S::dim(S::rank - 1) % V == 0) {
+        // By chunks of the layout (expr/chunk.hpp): an operand broadcast along the rows is
+        // read once per chunk.
+        TL_UNROLL
+        for (int i = 0; i < layout::slots; i += V) {
+          if (!layout::valid(t, i)) continue;
+          const auto w = detail::chunk_at<V>(ex, layout::coords(t, i), i);
+          TL_UNROLL
+          for (int k = 0; k < V; ++k) v[i + k] = w.x[k];
+        }
+      } else {
+        TL_UNROLL
+        for (int i = 0; i < layout::slots; ++i) {
+          if (!layout::valid(t, i)) continue;
+          if constexpr (S::rank == 0) v[i] = ex.at(coord<0>{}, -1);
+          else v[i] = ex.at(layout::coords(t, i), i);
+        }
       }
 #else
       for (std::int64_t i = 0; i < size; ++i) {

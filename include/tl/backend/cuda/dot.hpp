@@ -138,12 +138,15 @@ __device__ __forceinline__ vector_of<value_of_t<X>, V> cells(const X& x, int t, 
     return x.v.template chunk<V>(i);
   } else {
     using S = typename X::shape_type;
-    vector_of<value_of_t<X>, V> w;
-    // Each element from its own flat index (a thread part OR'ed with constant slot bits),
-    // which leaves less index arithmetic than stepping a coordinate (puzzle 12: +4%).
-    TL_UNROLL
-    for (int k = 0; k < V; ++k) w.x[k] = x.at(layout<S>::coords(t, i + k), i + k);
-    return w;
+    if constexpr (S::rank >= 1 && S::dim(S::rank - 1) % V == 0) {
+      // By chunks (expr/chunk.hpp): an operand broadcast along the rows is read once per chunk.
+      return chunk_at<V>(x, layout<S>::coords(t, i), i);
+    } else {
+      vector_of<value_of_t<X>, V> w;
+      TL_UNROLL
+      for (int k = 0; k < V; ++k) w.x[k] = x.at(layout<S>::coords(t, i + k), i + k);
+      return w;
+    }
   }
 }
 

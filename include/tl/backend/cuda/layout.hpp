@@ -110,6 +110,22 @@ constexpr bit_map round_robin_bits(int bits, int vec_bits) {
   return m;
 }
 
+// The flat index that bit map M gives slot i of thread t (M: a layout's bits, or the map a
+// reduction leaves after moving results between slots and lanes).
+template <int Src>
+TL_INLINE constexpr std::int64_t bit_of(int t, int i) {
+  if constexpr (Src >= 0) return (i >> Src) & 1;
+  else return (t >> (-1 - Src)) & 1;
+}
+template <bit_map M, int... B>
+TL_INLINE constexpr std::int64_t flat_of_bits(int t, int i, std::integer_sequence<int, B...>) {
+  return (std::int64_t(0) | ... | (bit_of<M.src[B]>(t, i) << B));
+}
+template <bit_map M>
+TL_INLINE constexpr std::int64_t flat_by_map(int t, int i) {
+  return flat_of_bits<M>(t, i, std::make_integer_sequence<int, M.bits>{});
+}
+
 template <class S>
 struct layout {
   static constexpr std::int64_t n = S::size;
@@ -138,7 +154,7 @@ struct layout {
     if constexpr (replicated) {
       return i;
     } else if constexpr (pow2) {
-      return flat_of_bits(t, i, std::make_integer_sequence<int, bits.bits>{});
+      return flat_by_map<bits>(t, i);
     } else {
       return std::int64_t(i / vec) * chunk_stride + std::int64_t(t) * vec + i % vec;
     }
@@ -158,15 +174,6 @@ struct layout {
     } else {
       return unravel<S>(flat(t, i));
     }
-  }
-  template <int Src>
-  TL_INLINE static constexpr std::int64_t bit_of(int t, int i) {
-    if constexpr (Src >= 0) return (i >> Src) & 1;
-    else return (t >> (-1 - Src)) & 1;
-  }
-  template <int... B>
-  TL_INLINE static constexpr std::int64_t flat_of_bits(int t, int i, std::integer_sequence<int, B...>) {
-    return (std::int64_t(0) | ... | (bit_of<bits.src[B]>(t, i) << B));
   }
   // Does thread t hold data in slot i?
   TL_INLINE static constexpr bool valid(int t, int i) {

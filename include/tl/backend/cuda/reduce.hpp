@@ -24,27 +24,7 @@
 
 namespace tl::detail::cuda {
 
-#if TL_DEVICE_PASS
-// A warp shuffle of any 1- to 8-byte value, moved as one 32- or 64-bit word.
-template <class T, class Shuffle>
-__device__ __forceinline__ T shuffle_word(const T& x, Shuffle&& shuffle) {
-  static_assert(sizeof(T) <= 8, "tl: reductions shuffle values of at most 8 bytes");
-  std::conditional_t<(sizeof(T) <= 4), unsigned, unsigned long long> u = 0;
-  std::memcpy(&u, &x, sizeof(T));
-  u = shuffle(u);
-  T r;
-  std::memcpy(&r, &u, sizeof(T));
-  return r;
-}
-template <class T>
-__device__ __forceinline__ T shuffle_down(const T& x, int delta, int width) {
-  return shuffle_word(x, [&](auto u) { return __shfl_down_sync(0xffffffffu, u, delta, width); });
-}
-template <class T>
-__device__ __forceinline__ T shuffle_xor(const T& x, int mask) {
-  return shuffle_word(x, [&](auto u) { return __shfl_xor_sync(0xffffffffu, u, mask); });
-}
-
+// The bit bookkeeping of reduce_by_bits (constexpr, host-testable: tests/test_layout.cpp).
 inline constexpr int reduce_group(std::int64_t n_out, int k) {
   int g = 1;
   while (g < 32 && std::int64_t(g) * 2 * n_out <= threads && g * 2 <= k) g *= 2;
@@ -84,28 +64,61 @@ constexpr bool same_warps(int lo, int hi) {
   return same;
 }
 
-// Slot bits of L whose bit of the flat index an output lane bit of LO gives: they differ
-// between the lanes that read one output slot, so each of their values takes a shuffle.
-template <class L, class LO>
+// Slot bits of the partial results (bit map M) whose bit of the flat index an output lane bit
+// of LO gives: they differ between the lanes that read one output slot, so each of their
+// values takes a shuffle.
+template <bit_map M, class LO>
 constexpr unsigned varying_slot_bits(int lo, int hi) {
   unsigned m = 0;
   for (int ob = 0; ob < LO::bits.bits; ++ob) {
-    const int so = LO::bits.src[ob], si = L::bits.src[input_bit(ob, lo, hi)];
+    const int so = LO::bits.src[ob], si = M.src[input_bit(ob, lo, hi)];
     if (is_lane_bit(so) && si >= 0) m |= 1u << si;
   }
   return m;
 }
+
+// Step 2 of reduce_by_bits as a reduce-scatter. A butterfly step over lane bit b shuffles
+// every partial result, and both lanes of a pair end with the same sums. When partials are
+// kept in several slots (the kept axes have slot bits), lane bit b can instead split one kept
+// slot bit s between the pair: the lower lane keeps the partials with s = 0, the upper those
+// with s = 1, each sends the other half, and the kept flat bit that s gave now comes from
+// lane bit b. Half the shuffles, then a quarter, ...: (32, 4, 4) summed over its last axis
+// (2 lane bits, 4 kept slots) takes 2 + 1 shuffles instead of 4 + 4.
+template <class L>
+struct scatter_plan {
+  bit_map map = L::bits;  // the partial results' bit map after step 2
+  int slot_of_lane[5] = {-1, -1, -1, -1, -1};  // the kept slot bit lane bit b takes, or -1: butterfly
+  unsigned gone_before[5] = {};  // slot bits not indexing partials before lane bit b's step
+  unsigned gone = 0;             // ... after step 2 (the axis' slot bits and the moved ones)
+  unsigned moved_lanes = 0;      // axis lane bits that now carry a kept bit
+  constexpr scatter_plan(int lo, int hi) {
+    const axis_sources<L> src(lo, hi);
+    gone = src.slot;
+    for (int b = 0; b < 5; ++b) {
+      gone_before[b] = gone;
+      if (!(src.lane & (1u << b))) continue;
+      for (int f = 0; f < map.bits; ++f) {  // the lowest kept flat bit held by a slot bit
+        const int s = map.src[f];
+        if ((f >= lo && f < hi) || s < 0 || (gone & (1u << s))) continue;
+        slot_of_lane[b] = s;
+        map.src[f] = -1 - b;
+        gone |= 1u << s;
+        moved_lanes |= 1u << b;
+        break;
+      }
+    }
+  }
+};
 
 // The input's flat index of output element o: the reduced axis' bits set to zero.
 TL_INLINE std::uint32_t input_of_output(std::uint32_t o, int lo, int hi) {
   return ((o >> lo) << hi) | (o & ((1u << lo) - 1));
 }
 
-// The slot (Lane = false) or the lane (Lane = true) of layout L that holds flat index f
+// The slot (Lane = false) or the lane (Lane = true) that bit map m puts flat index f in
 // (compile-time when f is).
-template <class L, bool Lane>
+template <bit_map m, bool Lane>
 TL_INLINE unsigned holder_of_flat(std::uint32_t f) {
-  constexpr bit_map m = L::bits;
   unsigned r = 0;
   TL_UNROLL
   for (int b = 0; b < m.bits; ++b) {
@@ -115,11 +128,34 @@ TL_INLINE unsigned holder_of_flat(std::uint32_t f) {
   return r;
 }
 
+
+#if TL_DEVICE_PASS
+// A warp shuffle of any 1- to 8-byte value, moved as one 32- or 64-bit word.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_word(const T& x, Shuffle&& shuffle) {
+  static_assert(sizeof(T) <= 8, "tl: reductions shuffle values of at most 8 bytes");
+  std::conditional_t<(sizeof(T) <= 4), unsigned, unsigned long long> u = 0;
+  std::memcpy(&u, &x, sizeof(T));
+  u = shuffle(u);
+  T r;
+  std::memcpy(&r, &u, sizeof(T));
+  return r;
+}
+template <class T>
+__device__ __forceinline__ T shuffle_down(const T& x, int delta, int width) {
+  return shuffle_word(x, [&](auto u) { return __shfl_down_sync(0xffffffffu, u, delta, width); });
+}
+template <class T>
+__device__ __forceinline__ T shuffle_xor(const T& x, int mask) {
+  return shuffle_word(x, [&](auto u) { return __shfl_xor_sync(0xffffffffu, u, mask); });
+}
+
 // Step 3 of reduce_by_bits when results cross warps: one partial per warp group through
 // shared memory, combined by the threads that hold each output element.
 template <class Red, class T, class L, class LO, std::int64_t n_out, int lo, int hi, class A, class Out>
 __device__ void reduce_through_shared(const A (&part)[L::slots], const int (&idx)[L::slots], Out& out) {
   constexpr axis_sources<L> src(lo, hi);
+  constexpr scatter_plan<L> plan(lo, hi);
   constexpr int warp_groups = 1 << __builtin_popcount(src.warp);
   constexpr bool indexed = Red::indexed;
   constexpr std::int64_t inner = std::int64_t(1) << lo;
@@ -134,11 +170,11 @@ __device__ void reduce_through_shared(const A (&part)[L::slots], const int (&idx
   for (int b = 0, g = 0; b < 16; ++b)
     if (src.warp & (1u << b)) group |= int((warp >> b) & 1u) << g++;
   barrier();
-  if ((lane & src.lane) == 0) {
+  if ((lane & src.lane & ~plan.moved_lanes) == 0) {  // one writer per partial result
     TL_UNROLL
     for (int i = 0; i < L::slots; ++i) {
-      if ((unsigned(i) & src.slot) != 0 || !L::valid(t, i)) continue;
-      const std::int64_t f = L::flat(t, i);
+      if ((unsigned(i) & plan.gone) != 0 || !L::valid(t, i)) continue;
+      const std::int64_t f = flat_by_map<plan.map>(t, i);
       const std::int64_t o = ((f >> hi) << lo) | (f & (inner - 1));
       red[group * n_out + o] = part[i];
       if constexpr (indexed) red_idx[group * n_out + o] = idx[i];
@@ -196,34 +232,53 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
     const std::int64_t f = L::flat(t, j);
     Red::template step<T>(part[i], idx[i], T(x.at(L::coords(t, j), j)), int((f >> lo) & (K - 1)));
   }
-  // 2. Lanes: one butterfly step per axis lane bit.
+  // 2. Lanes: per axis lane bit, a reduce-scatter step while kept slot bits are left to split
+  // between the pair (scatter_plan), else a butterfly step.
+  constexpr scatter_plan<L> plan(lo, hi);
+  const unsigned lane = unsigned(t) % 32;
   TL_UNROLL
   for (int b = 0; b < 5; ++b) {
     if (!(src.lane & (1u << b))) continue;
+    const int s = plan.slot_of_lane[b];
     TL_UNROLL
     for (int i = 0; i < L::slots; ++i) {
-      if ((unsigned(i) & src.slot) != 0) continue;
-      const A other = shuffle_xor(part[i], 1 << b);
-      const int other_idx = indexed ? shuffle_xor(idx[i], 1 << b) : 0;
-      Red::template combine<T>(part[i], idx[i], other, other_idx);
+      if ((unsigned(i) & plan.gone_before[b]) != 0) continue;
+      if (s < 0) {
+        const A other = shuffle_xor(part[i], 1 << b);
+        const int other_idx = indexed ? shuffle_xor(idx[i], 1 << b) : 0;
+        Red::template combine<T>(part[i], idx[i], other, other_idx);
+      } else if (!(unsigned(i) & (1u << s))) {
+        const int j = i | (1 << s);  // the partner slot: s = 1
+        const bool upper = (lane >> b) & 1u;
+        // Selected as values: a conditional of the two array elements would be an lvalue,
+        // whose address (one of two) puts the array in local memory.
+        A keep = part[i], send = part[j];
+        int keep_idx = idx[i], send_idx = idx[j];
+        if (upper) keep = part[j], send = part[i], keep_idx = idx[j], send_idx = idx[i];
+        const A other = shuffle_xor(send, 1 << b);
+        const int other_idx = indexed ? shuffle_xor(send_idx, 1 << b) : 0;
+        Red::template combine<T>(keep, keep_idx, other, other_idx);
+        part[i] = keep;
+        idx[i] = keep_idx;
+      }
     }
   }
   // 3a. The axis has no warp bits and every output element lies in the warp that computed
   // it: each output slot reads its result from the lane (and slot) that holds it, by shuffles.
   if constexpr (warp_groups == 1 && same_warps<L, LO>(lo, hi)) {
-    constexpr unsigned vary = varying_slot_bits<L, LO>(lo, hi);
+    constexpr unsigned vary = varying_slot_bits<plan.map, LO>(lo, hi);
     TL_UNROLL
     for (int j = 0; j < LO::slots; ++j) {
       // Every lane shuffles (all 32 take part), whether or not it holds slot j.
       const std::uint32_t f = input_of_output(std::uint32_t(LO::flat(t, j)), lo, hi);
-      const unsigned src_lane = holder_of_flat<L, true>(f), want = holder_of_flat<L, false>(f);
+      const unsigned src_lane = holder_of_flat<plan.map, true>(f), want = holder_of_flat<plan.map, false>(f);
       // The source slot's bits that come from j alone (the rest vary with the lane).
-      const unsigned fixed = holder_of_flat<L, false>(input_of_output(std::uint32_t(LO::flat(0, j)), lo, hi)) & ~vary;
+      const unsigned fixed = holder_of_flat<plan.map, false>(input_of_output(std::uint32_t(LO::flat(0, j)), lo, hi)) & ~vary;
       A a = Red::template init<T>();
       int ia = -1;
       TL_UNROLL
       for (int i = 0; i < L::slots; ++i) {
-        if ((unsigned(i) & src.slot) != 0 || (unsigned(i) & ~vary) != fixed) continue;
+        if ((unsigned(i) & plan.gone) != 0 || (unsigned(i) & ~vary) != fixed) continue;
         const A x = shuffle_word(part[i], [&](auto u) { return __shfl_sync(0xffffffffu, u, int(src_lane)); });
         const int xi = indexed ? shuffle_word(idx[i], [&](auto u) { return __shfl_sync(0xffffffffu, u, int(src_lane)); }) : 0;
         if (unsigned(i) == want) a = x, ia = xi;

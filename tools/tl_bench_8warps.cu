@@ -1,12 +1,13 @@
-// tl-bench's matrix-product launches, with 8 warps per program (tl_bench_matmul.hpp says why).
+// tl-bench's launches with 8 warps per program (tl_bench_8warps.hpp says which and why).
 #if TL_NUM_WARPS != 8
-#error "tl_bench_matmul.cu is compiled with TL_NUM_WARPS=8 (tools/CMakeLists.txt)"
+#error "tl_bench_8warps.cu is compiled with TL_NUM_WARPS=8 (tools/CMakeLists.txt)"
 #endif
-#include "tl_bench_matmul.hpp"
+#include "tl_bench_8warps.hpp"
 
+#include "p10_conv2d.hpp"
 #include "p11_matmul.hpp"
 
-namespace bench::matmul {
+namespace bench::warps8 {
 namespace {
 template <class T, int B_MID, auto P>
 void p11(tl::ptr<T> x, tl::ptr<T> y, tl::ptr<float> z, int N0, int N1, int N2, int MID, const tl::launch_options& o) {
@@ -14,6 +15,10 @@ void p11(tl::ptr<T> x, tl::ptr<T> y, tl::ptr<float> z, int N0, int N1, int N2, i
                                                    N1, N2, MID);
 }
 }  // namespace
+
+void p10(tl::ptr<float> x, tl::ptr<float> k, tl::ptr<float> z, int N0, int H, int W, const tl::launch_options& o) {
+  tl::launch<conv2d_kernel<4, 4, 32>>(tl::grid(tl::cdiv(N0, 32)), o, x, k, z, N0, H, W);
+}
 
 void p11_fp16(tl::ptr<tl::fp16> x, tl::ptr<tl::fp16> y, tl::ptr<float> z, int N0, int N1, int N2, int MID,
               const tl::launch_options& o) {
@@ -27,4 +32,4 @@ void p11_f32(tl::ptr<float> x, tl::ptr<float> y, tl::ptr<float> z, int N0, int N
              const tl::launch_options& o) {
   p11<float, 32, tl::ieee>(x, y, z, N0, N1, N2, MID, o);
 }
-}  // namespace bench::matmul
+}  // namespace bench::warps8

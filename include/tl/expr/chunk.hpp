@@ -1,0 +1,202 @@
+// tl/expr/chunk.hpp: an expression evaluated V elements at a time along its last axis.
+//
+// The CUDA layouts hold blocks in chunks of V consecutive elements of a row (layout.hpp), and
+// a chunk is how a block is written (registers, shared memory, a dot's operand). Evaluated
+// element by element, an operand broadcast along the last axis is read V times for the same
+// value, and the compiler cannot always tell (puzzle 12's dequantized weights: a weight word,
+// an offset word and a scale, read from their staged copies for each of the 4 elements of a
+// chunk, 192 shared-memory loads a thread and step where 48 do). chunk_at reads such an
+// operand once per chunk and follows chunks through the views that keep them whole:
+//   x(_, None) + y         x's element, read once, joins each of y's V elements
+//   reshape<M, K>(e)       a chunk of the output is a chunk of e when e's rows hold whole chunks
+//   x(None, _), expand_dims, broadcast_to, a permutation that keeps the last axis: the same
+// Everything else is evaluated element by element, as at() does.
+#pragma once
+
+#include "../backend/cuda/layout.hpp"
+#include "nodes.hpp"
+
+namespace tl::detail {
+
+template <class T, int V>
+using chunk_t = cuda::vector_of<T, V>;
+
+template <class E>
+struct chunker;
+
+// The V elements of e from coordinate c on along the last axis (c's last coordinate a multiple
+// of V, the axis a multiple of V long); slot: the first one's register slot, or -1.
+template <int V, class E>
+TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<E>::rank>& c, int slot) {
+  return chunker<E>::template get<V>(e, c, slot);
+}
+
+// Operand x of a node of shape Parent, for the chunk at c: read once when x is broadcast along
+// the last axis (a scalar, or a last axis of 1), else as a chunk of its own.
+template <class Parent, int V, class X>
+TL_INLINE auto operand_chunk(const X& x, const coord<Parent::rank>& c, int slot) {
+  using XS = shape_of_t<X>;
+  using T = value_of_t<X>;
+  if constexpr (std::is_same_v<XS, Parent>) {
+    return chunk_at<V>(x, c, slot);
+  } else if constexpr (XS::rank == 0 || XS::dim(XS::rank - 1) == 1) {
+    const T one = x.at(broadcast_coord<XS>(c), -1);
+    chunk_t<T, V> r;
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) r.x[k] = one;
+    return r;
+  } else {
+    return chunk_at<V>(x, broadcast_coord<XS>(c), -1);
+  }
+}
+
+// Applies f to the k-th elements of the operands' chunks.
+template <class T, int V, class F>
+TL_INLINE chunk_t<T, V> chunk_map(F&& f) {
+  chunk_t<T, V> r;
+  TL_UNROLL
+  for (int k = 0; k < V; ++k) r.x[k] = f(k);
+  return r;
+}
+
+// Element by element (the chunk's elements follow each other in the last axis and, when
+// slot >= 0, in the slots): the default.
+template <class E>
+struct element_chunker {
+  template <int V>
+  TL_INLINE static chunk_t<value_of_t<E>, V> get(const E& e, const coord<shape_of_t<E>::rank>& c, int slot) {
+    constexpr int rank = shape_of_t<E>::rank;
+    static_assert(rank >= 1, "tl: a chunk lies along the last axis of a block of rank 1 or more");
+    return chunk_map<value_of_t<E>, V>([&](int k) {
+      coord<rank> ck = c;
+      ck[rank - 1] += k;
+      return e.at(ck, slot >= 0 ? slot + k : -1);
+    });
+  }
+};
+template <class E>
+struct chunker : element_chunker<E> {};
+
+template <class Op, class E>
+struct chunker<unary<Op, E>> {
+  using N = unary<Op, E>;
+  template <int V>
+  TL_INLINE static auto get(const N& n, const coord<shape_of_t<N>::rank>& c, int slot) {
+    using C = compute_t<typename N::in_type>;
+    const auto a = chunk_at<V>(n.e, c, slot);
+    return chunk_map<typename N::value_type, V>(
+        [&](int k) { return convert<typename N::value_type>(Op{}(static_cast<C>(a.x[k]))); });
+  }
+};
+
+template <class Op, class A, class B>
+struct chunker<binary<Op, A, B>> {
+  using N = binary<Op, A, B>;
+  using S = shape_of_t<N>;
+  template <int V>
+  TL_INLINE static auto get(const N& n, const coord<S::rank>& c, int slot) {
+    using C = compute_t<typename N::compute_type>;
+    const auto x = operand_chunk<S, V>(n.a, c, slot);
+    const auto y = operand_chunk<S, V>(n.b, c, slot);
+    return chunk_map<typename N::value_type, V>(
+        [&](int k) { return convert<typename N::value_type>(Op{}(convert<C>(x.x[k]), convert<C>(y.x[k]))); });
+  }
+};
+
+template <class Op, class P, class O>
+struct chunker<pointer_offset<Op, P, O>> {
+  using N = pointer_offset<Op, P, O>;
+  using S = shape_of_t<N>;
+  template <int V>
+  TL_INLINE static auto get(const N& n, const coord<S::rank>& c, int slot) {
+    const auto off = operand_chunk<S, V>(n.o, c, slot);
+    const auto base = operand_chunk<S, V>(n.p, c, slot);
+    return chunk_map<typename N::value_type, V>([&](int k) {
+      const auto d = static_cast<std::int64_t>(off.x[k]);
+      if constexpr (std::is_same_v<Op, op::sub>) return base.x[k] - d;
+      else return base.x[k] + d;
+    });
+  }
+};
+
+template <class T, class E>
+struct chunker<cast<T, E>> {
+  template <int V>
+  TL_INLINE static auto get(const cast<T, E>& n, const coord<shape_of_t<E>::rank>& c, int slot) {
+    const auto a = chunk_at<V>(n.e, c, slot);
+    return chunk_map<T, V>([&](int k) { return convert<T>(a.x[k]); });
+  }
+};
+
+template <class T, class E>
+struct chunker<bitcast<T, E>> {
+  template <int V>
+  TL_INLINE static auto get(const bitcast<T, E>& n, const coord<shape_of_t<E>::rank>& c, int slot) {
+    const auto a = chunk_at<V>(n.e, c, slot);
+    return chunk_map<T, V>([&](int k) { return bit_cast<T>(a.x[k]); });
+  }
+};
+
+template <class Cond, class A, class B>
+struct chunker<select<Cond, A, B>> {
+  using N = select<Cond, A, B>;
+  using S = shape_of_t<N>;
+  template <int V>
+  TL_INLINE static auto get(const N& n, const coord<S::rank>& c, int slot) {
+    using T = typename N::value_type;
+    const auto p = operand_chunk<S, V>(n.cond, c, slot);
+    const auto x = operand_chunk<S, V>(n.a, c, slot);
+    const auto y = operand_chunk<S, V>(n.b, c, slot);
+    return chunk_map<T, V>([&](int k) { return convert<bool>(p.x[k]) ? convert<T>(x.x[k]) : convert<T>(y.x[k]); });
+  }
+};
+
+template <class Fn, class A, class B, class C>
+struct chunker<ternary<Fn, A, B, C>> {
+  using N = ternary<Fn, A, B, C>;
+  using S = shape_of_t<N>;
+  template <int V>
+  TL_INLINE static auto get(const N& n, const coord<S::rank>& i, int slot) {
+    using T = typename N::value_type;
+    using K = compute_t<T>;
+    const auto x = operand_chunk<S, V>(n.a, i, slot);
+    const auto y = operand_chunk<S, V>(n.b, i, slot);
+    const auto z = operand_chunk<S, V>(n.c, i, slot);
+    return chunk_map<T, V>(
+        [&](int k) { return convert<T>(Fn{}(convert<K>(x.x[k]), convert<K>(y.x[k]), convert<K>(z.x[k]))); });
+  }
+};
+
+// Views whose map keeps a chunk whole (maps along the last axis by the identity, or a reshape
+// whose input rows hold whole chunks) pass the chunk on; others go element by element.
+template <class Map, class Out, class In, int V>
+inline constexpr bool keeps_chunks = false;
+template <class Out, class In, int V>
+inline constexpr bool keeps_chunks<broadcast_map, Out, In, V> = true;  // operand_chunk handles a last axis of 1
+template <class Out, class In, int V>
+inline constexpr bool keeps_chunks<reshape_map, Out, In, V> = In::rank > 0 && In::dim(In::rank - 1) % V == 0;
+template <class Plan, class Out, class In, int V>
+inline constexpr bool keeps_chunks<insert_axes_map<Plan>, Out, In, V> = !Plan::is_new(Out::rank - 1);
+template <int... P, class Out, class In, int V>
+inline constexpr bool keeps_chunks<permute_map<P...>, Out, In, V> = [] {
+  constexpr int p[] = {P..., 0};
+  return p[Out::rank - 1] == In::rank - 1;
+}();
+
+template <class E, class Shape, class Map>
+struct chunker<view<E, Shape, Map>> {
+  using N = view<E, Shape, Map>;
+  using In = shape_of_t<E>;
+  template <int V>
+  TL_INLINE static auto get(const N& n, const coord<Shape::rank>& c, int slot) {
+    if constexpr (!keeps_chunks<Map, Shape, In, V>) {
+      return element_chunker<N>::template get<V>(n, c, slot);
+    } else if constexpr (std::is_same_v<Map, broadcast_map>) {
+      return operand_chunk<Shape, V>(n.e, c, -1);
+    } else {
+      return chunk_at<V>(n.e, Map::template apply<Shape, In>(c), -1);
+    }
+  }
+};
+
+}  // namespace tl::detail
