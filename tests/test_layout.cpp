@@ -111,8 +111,8 @@ namespace {
 // reduce_by_bits, backend/cuda/reduce.hpp) on the host, with exact integer sums: every partial
 // result a thread keeps afterwards must be the sum along the axis of the elements that the
 // reduce-scatter's bit map names, and every output element must be held by some thread.
-template <int Axis, int... D>
-void check_reduce_scatter() {
+template <bool Scatter, int Axis, int... D>
+void check_reduce_scatter_plan() {
   using S = tl::shape<D...>;
   using L = layout<S>;
   using namespace tl::detail::cuda;
@@ -124,7 +124,7 @@ void check_reduce_scatter() {
   }();
   constexpr int lo = log2_exact(inner), hi = lo + log2_exact(S::dim(Axis));
   constexpr axis_sources<L> src(lo, hi);
-  constexpr scatter_plan<L> plan(lo, hi);
+  constexpr scatter_plan<L> plan(lo, hi, Scatter);
   auto value = [](std::int64_t f) { return (f * 7919) % 1009 + 1; };
   std::vector<std::vector<std::int64_t>> part(threads, std::vector<std::int64_t>(L::slots, 0));
   for (int t = 0; t < threads; ++t)
@@ -174,13 +174,19 @@ void check_reduce_scatter() {
     CHECK(held[std::size_t(o)] > 0);
   }
 }
+// With the reduce-scatter (before results move by shuffles) and without (butterflies only).
+template <int Axis, int... D>
+void check_reduce_scatter() {
+  check_reduce_scatter_plan<true, Axis, D...>();
+  check_reduce_scatter_plan<false, Axis, D...>();
+}
 }  // namespace
 
 TEST_CASE("reductions by layout bits: the reduce-scatter over lanes keeps every partial sum", "[layout][reduce]") {
   using tl::detail::cuda::scatter_plan;
   // (32, 4, 4) over its last axis (puzzle 10): 2 axis lane bits, each takes a kept slot bit.
   using W = layout<tl::shape<32, 4, 4>>;
-  constexpr scatter_plan<W> plan(0, 2);
+  constexpr scatter_plan<W> plan(0, 2, true);
   STATIC_REQUIRE(plan.moved_lanes == 3u);
   check_reduce_scatter<2, 32, 4, 4>();
   check_reduce_scatter<1, 32, 4, 4>();

@@ -3,8 +3,8 @@
 # given, another include directory (a previous version of tl), in parallel, and runs each: a
 # quick A/B of a lowering change without building the whole project.
 #   tools/probes/variants.sh p11 [other-include-dir]     (output and binaries in $TL_OUT/p11)
-# Extra variants: TL_PROBE_VARIANTS="name=-DFLAG;name2=-DFLAG2" (macros the change reads, or
-# -DTL_NUM_WARPS=N). Warps default to 8 for p11 (as tl-bench), 4 for the others.
+# Extra variants: TL_PROBE_VARIANTS="name=-DFLAG;name2=-DFLAG2" (macros the change reads,
+# -DTL_NUM_WARPS=N, or -Idir for a third version of include/). Warps default to 8 for p11 (as tl-bench), 4 for the others.
 # Arguments for each run of every binary: TL_PROBE_RUNS="args1;args2" (p11: programs per SM).
 set -u
 cd "$(dirname "$0")/../.."
@@ -18,7 +18,10 @@ mkdir -p "$out"
 declare -A variants=([this]="-Iinclude")
 [ $# -ge 1 ] && variants[other]="-I$1"
 IFS=';' read -ra extra <<< "${TL_PROBE_VARIANTS:-}"
-for e in "${extra[@]}"; do variants[${e%%=*}]="-Iinclude ${e#*=}"; done
+for e in "${extra[@]}"; do  # this tree's include/ unless the variant names its own (-I...)
+  f=${e#*=}
+  [[ $f == *-I* ]] && variants[${e%%=*}]="$f" || variants[${e%%=*}]="-Iinclude $f"
+done
 for v in "${!variants[@]}"; do
   # A later -DTL_NUM_WARPS in the variant's flags overrides the default (-U first).
   vflags=${variants[$v]}

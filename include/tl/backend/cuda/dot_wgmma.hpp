@@ -10,7 +10,8 @@
 // Shared memory (docs/04-cuda-backend.md draws it): both operands in the hardware's swizzled
 // layouts, which a warp's 16-byte stores and the tensor cores' reads both see bank-conflict
 // free:
-//   K-major (A; B for float32): rows of W = min(128, KC * size) bytes in atoms of 8 rows; the
+//   K-major (A; B for float32): rows of W = min(128, KC * size) bytes (64 for a float32 A
+//     that is an expression: dot_wgmma says why) in atoms of 8 rows; the
 //     16-byte chunk c of row r sits at chunk c ^ (r % 8) (128-byte swizzle; 64 and 32 bytes
 //     use the high bits of r % 8). Wider rows are stored as several such columns of atoms.
 //   MN-major (B for 16-bit types, N a multiple of 64): atoms of 8 k rows x 64 columns (128
@@ -223,6 +224,13 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   using Kind = typename P::kind;
   using LO = layout<typename Out::shape_type>;
   constexpr int M = P::M, N = P::N, K = P::K, KC = P::KC, W = P::W, size = P::size, piece = P::piece;
+  // A's row width. When A is an expression, its threads store it 16 bytes a lane (4 float32
+  // cells), and the 8 lanes of a store phase hold 4 chunks of rows r and r + 1: in 128-byte
+  // rows both rows' chunks swizzle to the same 4 bank groups (a 2-way conflict on every store:
+  // puzzle 12's dequantized A), in 64-byte rows the two rows are 64 bytes apart. A copied by
+  // cp.async (8 lanes on one 128-byte row) and B's transposed 4-byte stores are conflict-free
+  // in 128-byte rows and not in 64-byte ones, so they keep W.
+  constexpr int WA = size == 4 && W == 128 && !async_operand<EA>() ? 64 : W;
   constexpr int a_bytes = M * KC * size;
   char* const base = scratch<scratch_size(P::bytes(KC)), 1024>();
   char* const A = base;
@@ -262,7 +270,7 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   TL_UNROLL
   for (int kc = 0; kc < K; kc += KC) {
     barrier();  // the previous step's (or dot's) instructions are done with the operands
-    auto a_at = [&](int r, int c) { return reinterpret_cast<T*>(A + kmajor_offset<W, size>(r, c, M)); };
+    auto a_at = [&](int r, int c) { return reinterpret_cast<T*>(A + kmajor_offset<WA, size>(r, c, M)); };
     auto b_at = [&](int, int k, int n) {  // one batch
       return reinterpret_cast<T*>(B + (P::b_mn_major ? mn_major_offset<N>(k, n) : kmajor_offset<W, size>(n, k, N)));
     };
@@ -282,7 +290,7 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
       const int kb = s * Kind::k * size;  // the instruction's first byte along K
       TL_UNROLL
       for (int mt = 0; mt < MT; ++mt) {
-        const std::uint64_t da = smem_descriptor(A + (kb / W) * (M * W) + a_row[mt] * W + kb % W, 16, 8 * W, W);
+        const std::uint64_t da = smem_descriptor(A + (kb / WA) * (M * WA) + a_row[mt] * WA + kb % WA, 16, 8 * WA, WA);
         TL_UNROLL
         for (int p = 0; p < PIECES; ++p) {
           if constexpr (P::b_mn_major) {

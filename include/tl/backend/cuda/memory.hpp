@@ -188,10 +188,11 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       TL_UNROLL
       for (int i0 = 0; i0 < L::slots; i0 += V) {
         if (!L::valid(t, i0)) continue;
-        auto c = L::coords(t, i0);
+        // The values a chunk at a time (expr/chunk.hpp: one read of an operand broadcast along the rows).
+        const auto x = operand_chunk<S, V>(value, L::coords(t, i0), i0);
         vector_of<Q, V> w;
         TL_UNROLL
-        for (int k = 0; k < V; ++k, ++c[S::rank - 1]) w.x[k] = convert<Q>(operand_at<S>(value, c, i0 + k));
+        for (int k = 0; k < V; ++k) w.x[k] = convert<Q>(x.x[k]);
         *reinterpret_cast<vector_of<Q, V>*>(o + affine_slot_offset<S>(stride, i0)) = w;
       }
       return;

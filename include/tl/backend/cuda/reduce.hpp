@@ -83,7 +83,11 @@ constexpr unsigned varying_slot_bits(int lo, int hi) {
 // slot bit s between the pair: the lower lane keeps the partials with s = 0, the upper those
 // with s = 1, each sends the other half, and the kept flat bit that s gave now comes from
 // lane bit b. Half the shuffles, then a quarter, ...: (32, 4, 4) summed over its last axis
-// (2 lane bits, 4 kept slots) takes 2 + 1 shuffles instead of 4 + 4.
+// (2 lane bits, 4 kept slots) takes 2 + 1 shuffles instead of 4 + 4, and the move to the
+// output's lanes one shuffle instead of four (puzzle 10: 15 -> 7 shuffles a step). Used when
+// the results then move by shuffles (step 3a); before a step through shared memory it cost
+// time (puzzle 9: 4.47 -> 4.89 ms: its selects, and a writer per lane instead of per 4), so
+// there every axis lane bit takes a butterfly step (scatter = false).
 template <class L>
 struct scatter_plan {
   bit_map map = L::bits;  // the partial results' bit map after step 2
@@ -91,12 +95,12 @@ struct scatter_plan {
   unsigned gone_before[5] = {};  // slot bits not indexing partials before lane bit b's step
   unsigned gone = 0;             // ... after step 2 (the axis' slot bits and the moved ones)
   unsigned moved_lanes = 0;      // axis lane bits that now carry a kept bit
-  constexpr scatter_plan(int lo, int hi) {
+  constexpr scatter_plan(int lo, int hi, bool scatter) {
     const axis_sources<L> src(lo, hi);
     gone = src.slot;
     for (int b = 0; b < 5; ++b) {
       gone_before[b] = gone;
-      if (!(src.lane & (1u << b))) continue;
+      if (!scatter || !(src.lane & (1u << b))) continue;
       for (int f = 0; f < map.bits; ++f) {  // the lowest kept flat bit held by a slot bit
         const int s = map.src[f];
         if ((f >= lo && f < hi) || s < 0 || (gone & (1u << s))) continue;
@@ -155,7 +159,7 @@ __device__ __forceinline__ T shuffle_xor(const T& x, int mask) {
 template <class Red, class T, class L, class LO, std::int64_t n_out, int lo, int hi, class A, class Out>
 __device__ void reduce_through_shared(const A (&part)[L::slots], const int (&idx)[L::slots], Out& out) {
   constexpr axis_sources<L> src(lo, hi);
-  constexpr scatter_plan<L> plan(lo, hi);
+  constexpr scatter_plan<L> plan(lo, hi, false);
   constexpr int warp_groups = 1 << __builtin_popcount(src.warp);
   constexpr bool indexed = Red::indexed;
   constexpr std::int64_t inner = std::int64_t(1) << lo;
@@ -234,7 +238,8 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
   }
   // 2. Lanes: per axis lane bit, a reduce-scatter step while kept slot bits are left to split
   // between the pair (scatter_plan), else a butterfly step.
-  constexpr scatter_plan<L> plan(lo, hi);
+  constexpr bool by_shuffles = warp_groups == 1 && same_warps<L, LO>(lo, hi);  // step 3a
+  constexpr scatter_plan<L> plan(lo, hi, by_shuffles);
   const unsigned lane = unsigned(t) % 32;
   TL_UNROLL
   for (int b = 0; b < 5; ++b) {
@@ -265,7 +270,7 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
   }
   // 3a. The axis has no warp bits and every output element lies in the warp that computed
   // it: each output slot reads its result from the lane (and slot) that holds it, by shuffles.
-  if constexpr (warp_groups == 1 && same_warps<L, LO>(lo, hi)) {
+  if constexpr (by_shuffles) {
     constexpr unsigned vary = varying_slot_bits<plan.map, LO>(lo, hi);
     TL_UNROLL
     for (int j = 0; j < LO::slots; ++j) {
