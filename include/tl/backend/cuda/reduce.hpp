@@ -94,7 +94,6 @@ struct scatter_plan {
   int slot_of_lane[5] = {-1, -1, -1, -1, -1};  // the kept slot bit lane bit b takes, or -1: butterfly
   unsigned gone_before[5] = {};  // slot bits not indexing partials before lane bit b's step
   unsigned gone = 0;             // ... after step 2 (the axis' slot bits and the moved ones)
-  unsigned moved_lanes = 0;      // axis lane bits that now carry a kept bit
   constexpr scatter_plan(int lo, int hi, bool scatter) {
     const axis_sources<L> src(lo, hi);
     gone = src.slot;
@@ -107,7 +106,6 @@ struct scatter_plan {
         slot_of_lane[b] = s;
         map.src[f] = -1 - b;
         gone |= 1u << s;
-        moved_lanes |= 1u << b;
         break;
       }
     }
@@ -159,7 +157,6 @@ __device__ __forceinline__ T shuffle_xor(const T& x, int mask) {
 template <class Red, class T, class L, class LO, std::int64_t n_out, int lo, int hi, class A, class Out>
 __device__ void reduce_through_shared(const A (&part)[L::slots], const int (&idx)[L::slots], Out& out) {
   constexpr axis_sources<L> src(lo, hi);
-  constexpr scatter_plan<L> plan(lo, hi, false);
   constexpr int warp_groups = 1 << __builtin_popcount(src.warp);
   constexpr bool indexed = Red::indexed;
   constexpr std::int64_t inner = std::int64_t(1) << lo;
@@ -174,11 +171,11 @@ __device__ void reduce_through_shared(const A (&part)[L::slots], const int (&idx
   for (int b = 0, g = 0; b < 16; ++b)
     if (src.warp & (1u << b)) group |= int((warp >> b) & 1u) << g++;
   barrier();
-  if ((lane & src.lane & ~plan.moved_lanes) == 0) {  // one writer per partial result
+  if ((lane & src.lane) == 0) {  // one writer per result (the butterfly left it in every lane)
     TL_UNROLL
     for (int i = 0; i < L::slots; ++i) {
-      if ((unsigned(i) & plan.gone) != 0 || !L::valid(t, i)) continue;
-      const std::int64_t f = flat_by_map<plan.map>(t, i);
+      if ((unsigned(i) & src.slot) != 0 || !L::valid(t, i)) continue;
+      const std::int64_t f = L::flat(t, i);
       const std::int64_t o = ((f >> hi) << lo) | (f & (inner - 1));
       red[group * n_out + o] = part[i];
       if constexpr (indexed) red_idx[group * n_out + o] = idx[i];
