@@ -77,93 +77,68 @@ struct element_chunker {
 template <class E>
 struct chunker : element_chunker<E> {};
 
+// Elementwise nodes: each operand read by chunks (once per chunk when broadcast along the
+// rows), then the node's own apply() (the scalar rule at() uses too) on the k-th of each.
+template <class N, int V, class... C>
+TL_INLINE chunk_t<value_of_t<N>, V> apply_to_chunks(const C&... operand) {
+  return chunk_map<value_of_t<N>, V>([&](int k) { return N::apply(operand.x[k]...); });
+}
+template <class N, int V, class... X>
+TL_INLINE auto elementwise_chunk(const coord<shape_of_t<N>::rank>& c, int slot, const X&... operand) {
+  return apply_to_chunks<N, V>(operand_chunk<shape_of_t<N>, V>(operand, c, slot)...);
+}
+
 template <class Op, class E>
 struct chunker<unary<Op, E>> {
-  using N = unary<Op, E>;
   template <int V>
-  TL_INLINE static auto get(const N& n, const coord<shape_of_t<N>::rank>& c, int slot) {
-    using C = compute_t<typename N::in_type>;
-    const auto a = chunk_at<V>(n.e, c, slot);
-    return chunk_map<typename N::value_type, V>(
-        [&](int k) { return convert<typename N::value_type>(Op{}(static_cast<C>(a.x[k]))); });
+  TL_INLINE static auto get(const unary<Op, E>& n, const coord<shape_of_t<E>::rank>& c, int slot) {
+    return elementwise_chunk<unary<Op, E>, V>(c, slot, n.e);
   }
 };
-
 template <class Op, class A, class B>
 struct chunker<binary<Op, A, B>> {
   using N = binary<Op, A, B>;
-  using S = shape_of_t<N>;
   template <int V>
-  TL_INLINE static auto get(const N& n, const coord<S::rank>& c, int slot) {
-    using C = compute_t<typename N::compute_type>;
-    const auto x = operand_chunk<S, V>(n.a, c, slot);
-    const auto y = operand_chunk<S, V>(n.b, c, slot);
-    return chunk_map<typename N::value_type, V>(
-        [&](int k) { return convert<typename N::value_type>(Op{}(convert<C>(x.x[k]), convert<C>(y.x[k]))); });
+  TL_INLINE static auto get(const N& n, const coord<shape_of_t<N>::rank>& c, int slot) {
+    return elementwise_chunk<N, V>(c, slot, n.a, n.b);
   }
 };
-
 template <class Op, class P, class O>
 struct chunker<pointer_offset<Op, P, O>> {
   using N = pointer_offset<Op, P, O>;
-  using S = shape_of_t<N>;
   template <int V>
-  TL_INLINE static auto get(const N& n, const coord<S::rank>& c, int slot) {
-    const auto off = operand_chunk<S, V>(n.o, c, slot);
-    const auto base = operand_chunk<S, V>(n.p, c, slot);
-    return chunk_map<typename N::value_type, V>([&](int k) {
-      const auto d = static_cast<std::int64_t>(off.x[k]);
-      if constexpr (std::is_same_v<Op, op::sub>) return base.x[k] - d;
-      else return base.x[k] + d;
-    });
+  TL_INLINE static auto get(const N& n, const coord<shape_of_t<N>::rank>& c, int slot) {
+    return elementwise_chunk<N, V>(c, slot, n.p, n.o);
   }
 };
-
 template <class T, class E>
 struct chunker<cast<T, E>> {
   template <int V>
   TL_INLINE static auto get(const cast<T, E>& n, const coord<shape_of_t<E>::rank>& c, int slot) {
-    const auto a = chunk_at<V>(n.e, c, slot);
-    return chunk_map<T, V>([&](int k) { return convert<T>(a.x[k]); });
+    return elementwise_chunk<cast<T, E>, V>(c, slot, n.e);
   }
 };
-
 template <class T, class E>
 struct chunker<bitcast<T, E>> {
   template <int V>
   TL_INLINE static auto get(const bitcast<T, E>& n, const coord<shape_of_t<E>::rank>& c, int slot) {
-    const auto a = chunk_at<V>(n.e, c, slot);
-    return chunk_map<T, V>([&](int k) { return bit_cast<T>(a.x[k]); });
+    return elementwise_chunk<bitcast<T, E>, V>(c, slot, n.e);
   }
 };
-
 template <class Cond, class A, class B>
 struct chunker<select<Cond, A, B>> {
   using N = select<Cond, A, B>;
-  using S = shape_of_t<N>;
   template <int V>
-  TL_INLINE static auto get(const N& n, const coord<S::rank>& c, int slot) {
-    using T = typename N::value_type;
-    const auto p = operand_chunk<S, V>(n.cond, c, slot);
-    const auto x = operand_chunk<S, V>(n.a, c, slot);
-    const auto y = operand_chunk<S, V>(n.b, c, slot);
-    return chunk_map<T, V>([&](int k) { return convert<bool>(p.x[k]) ? convert<T>(x.x[k]) : convert<T>(y.x[k]); });
+  TL_INLINE static auto get(const N& n, const coord<shape_of_t<N>::rank>& c, int slot) {
+    return elementwise_chunk<N, V>(c, slot, n.cond, n.a, n.b);
   }
 };
-
 template <class Fn, class A, class B, class C>
 struct chunker<ternary<Fn, A, B, C>> {
   using N = ternary<Fn, A, B, C>;
-  using S = shape_of_t<N>;
   template <int V>
-  TL_INLINE static auto get(const N& n, const coord<S::rank>& i, int slot) {
-    using T = typename N::value_type;
-    using K = compute_t<T>;
-    const auto x = operand_chunk<S, V>(n.a, i, slot);
-    const auto y = operand_chunk<S, V>(n.b, i, slot);
-    const auto z = operand_chunk<S, V>(n.c, i, slot);
-    return chunk_map<T, V>(
-        [&](int k) { return convert<T>(Fn{}(convert<K>(x.x[k]), convert<K>(y.x[k]), convert<K>(z.x[k]))); });
+  TL_INLINE static auto get(const N& n, const coord<shape_of_t<N>::rank>& c, int slot) {
+    return elementwise_chunk<N, V>(c, slot, n.a, n.b, n.c);
   }
 };
 

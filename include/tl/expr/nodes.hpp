@@ -20,9 +20,11 @@ struct unary : expr_base<unary<Op, E>> {
   using shape_type = shape_of_t<E>;
   E e;
   using operand_types = type_list<E>;
-  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
+  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const { return apply(e.at(c, slot)); }
+  // The element from its operand's element (at() and expr/chunk.hpp share it).
+  TL_INLINE static value_type apply(const in_type& x) {
     using C = compute_t<in_type>;
-    return convert<value_type>(Op{}(static_cast<C>(e.at(c, slot))));
+    return convert<value_type>(Op{}(static_cast<C>(x)));
   }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) { f(e); }
@@ -46,10 +48,12 @@ struct binary : expr_base<binary<Op, A, B>> {
   B b;
   using operand_types = type_list<A, B>;
   TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
+    return apply(operand_at<shape_type>(a, c, slot), operand_at<shape_type>(b, c, slot));
+  }
+  template <class X, class Y>
+  TL_INLINE static value_type apply(const X& x, const Y& y) {
     using C = compute_t<compute_type>;
-    const C x = convert<C>(operand_at<shape_type>(a, c, slot));
-    const C y = convert<C>(operand_at<shape_type>(b, c, slot));
-    return convert<value_type>(Op{}(x, y));
+    return convert<value_type>(Op{}(convert<C>(x), convert<C>(y)));
   }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) {
@@ -75,8 +79,11 @@ struct pointer_offset : expr_base<pointer_offset<Op, P, O>> {
     f(o);
   }
   TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
-    const auto off = static_cast<std::int64_t>(operand_at<shape_type>(o, c, slot));
-    const value_type base = operand_at<shape_type>(p, c, slot);
+    return apply(operand_at<shape_type>(p, c, slot), operand_at<shape_type>(o, c, slot));
+  }
+  template <class Off>
+  TL_INLINE static value_type apply(const value_type& base, const Off& offset) {
+    const auto off = static_cast<std::int64_t>(offset);
     if constexpr (std::is_same_v<Op, op::sub>) return base - off;
     else return base + off;
   }
@@ -88,7 +95,8 @@ struct cast : expr_base<cast<T, E>> {
   using shape_type = shape_of_t<E>;
   E e;
   using operand_types = type_list<E>;
-  TL_INLINE T at(const coord<shape_type::rank>& c, int slot = -1) const { return convert<T>(e.at(c, slot)); }
+  TL_INLINE T at(const coord<shape_type::rank>& c, int slot = -1) const { return apply(e.at(c, slot)); }
+  TL_INLINE static T apply(const value_of_t<E>& x) { return convert<T>(x); }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) { f(e); }
 };
@@ -99,7 +107,8 @@ struct bitcast : expr_base<bitcast<T, E>> {
   using shape_type = shape_of_t<E>;
   E e;
   using operand_types = type_list<E>;
-  TL_INLINE T at(const coord<shape_type::rank>& c, int slot = -1) const { return bit_cast<T>(e.at(c, slot)); }
+  TL_INLINE T at(const coord<shape_type::rank>& c, int slot = -1) const { return apply(e.at(c, slot)); }
+  TL_INLINE static T apply(const value_of_t<E>& x) { return bit_cast<T>(x); }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) { f(e); }
 };
@@ -120,6 +129,11 @@ struct select : expr_base<select<Cond, A, B>> {
   TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
     return convert<bool>(operand_at<shape_type>(cond, c, slot)) ? convert<value_type>(operand_at<shape_type>(a, c, slot))
                                                                  : convert<value_type>(operand_at<shape_type>(b, c, slot));
+  }
+  // (at() reads only the chosen operand; a chunk has both at hand.)
+  template <class P, class X, class Y>
+  TL_INLINE static value_type apply(const P& p, const X& x, const Y& y) {
+    return convert<bool>(p) ? convert<value_type>(x) : convert<value_type>(y);
   }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) {
@@ -156,10 +170,13 @@ struct ternary : expr_base<ternary<Fn, A, B, C>> {
   C c;
   using operand_types = type_list<A, B, C>;
   TL_INLINE value_type at(const coord<shape_type::rank>& i, int slot = -1) const {
+    return apply(operand_at<shape_type>(a, i, slot), operand_at<shape_type>(b, i, slot),
+                 operand_at<shape_type>(c, i, slot));
+  }
+  template <class X, class Y, class Z>
+  TL_INLINE static value_type apply(const X& x, const Y& y, const Z& z) {
     using K = compute_t<value_type>;
-    return convert<value_type>(Fn{}(convert<K>(operand_at<shape_type>(a, i, slot)),
-                                    convert<K>(operand_at<shape_type>(b, i, slot)),
-                                    convert<K>(operand_at<shape_type>(c, i, slot))));
+    return convert<value_type>(Fn{}(convert<K>(x), convert<K>(y), convert<K>(z)));
   }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) {
