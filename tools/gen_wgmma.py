@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes include/tl/backend/cuda/wgmma_instructions.hpp: one inline-asm wrapper per
 wgmma.mma_async shape that tl's dot uses (m64 x N x k, N = 16 .. 256, fp16 / bf16 / tf32
-inputs, float32 accumulators, both operands from shared memory).
+inputs, float32 accumulators; A from shared memory (run) or from registers (run_rs), B from
+shared memory).
 
 An asm statement's operand list cannot be built by templates, and the N = 256 form takes 128
 accumulator registers, so the wrappers are generated. Run from the repository root:
@@ -24,6 +25,11 @@ def wrapper(tag, types, k, trans, n):
     tail = f"p, 1, 1, %{regs + 3}, %{regs + 4}" if trans else "p, 1, 1"
     outs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
     ins = '"l"(a), "l"(b), "r"(accumulate)' + (', "n"(TransA), "n"(TransB)' if trans else "")
+    # A from registers (four 32-bit words a thread), B by descriptor: only B can be transposed.
+    ra = ", ".join(f"%{regs + i}" for i in range(4))
+    rb, racc = regs + 4, regs + 5
+    rtail = f"p, 1, 1, %{regs + 6}" if trans else "p, 1, 1"
+    rins = '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate)' + (', "n"(TransB)' if trans else "")
     return f"""template <>
 struct wgmma<{tag}, {n}> {{
   template <int TransA = 0, int TransB = 0>
@@ -36,6 +42,16 @@ struct wgmma<{tag}, {n}> {{
         : {ins});
 #endif
   }}
+  template <int TransB = 0>
+  static __device__ __forceinline__ void run_rs(float* d, const unsigned (&a)[4], std::uint64_t b, int accumulate) {{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile(
+        "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{racc}, 0;\\n"
+        "wgmma.mma_async.sync.aligned.m64n{n}k{k}.{types} {{{d}}}, {{{ra}}}, %{rb}, {rtail};\\n}}\\n"
+        : {outs}
+        : {rins});
+#endif
+  }}
 }};
 """
 
@@ -46,6 +62,7 @@ def main():
            "// wgmma<Kind, N>::run(d, a, b, accumulate): one wgmma.mma_async.m64nNk{16|8} of the",
            "// executing warpgroup, A and B given by shared-memory matrix descriptors, d the thread's",
            "// N / 2 float32 accumulators (d = a b, or d += a b when accumulate is nonzero).",
+           "// run_rs: the same with A from the thread's four registers of the A fragment.",
            "#pragma once", "", "#include <cstdint>", "", "#include \"../../config.hpp\"", "#include \"mma_kinds.hpp\"", "",
            "namespace tl::detail::cuda {", "",
            "// The instructions exist on sm_90a only; elsewhere the bodies are empty and unused.",

@@ -37,6 +37,14 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
                   TL_NUM_WARPS == 16,
               "tl: TL_NUM_WARPS must be 1, 2, 4, 8 or 16");
 
+// CUDA backend: the fewest programs a multiprocessor should hold (the second argument of
+// __launch_bounds__): ptxas then keeps each thread's registers within 65536 / (threads x
+// this), spilling if it must. 1 leaves the choice to ptxas. Fixed per translation unit, as
+// TL_NUM_WARPS.
+#ifndef TL_MIN_PROGRAMS_PER_SM
+#define TL_MIN_PROGRAMS_PER_SM 1
+#endif
+
 // The launch functions' bodies depend on TL_NUM_WARPS and on whether nvcc compiles the
 // translation unit; an inline namespace named after both gives each variant its own symbols,
 // so one program may launch the same kernel from TUs with different warp counts (the

@@ -193,7 +193,8 @@ TL_KERNEL void dot_sources_kernel(tl::ptr<T> a_ptr, tl::ptr<T> b_ptr, tl::ptr<fl
   auto b = tl::load(b_ptr + shift + k(_, None) * ldb + n(None, _));
   if constexpr (Use == 1) a *= T(2);
   if constexpr (Use == 2) tl::store(w_ptr + m(_, None) * K + k(None, _), a);
-  tl::store(z_ptr + m(_, None) * N + n(None, _), tl::dot(a, b));
+  if constexpr (Use == 3) tl::store(z_ptr + m(_, None) * N + n(None, _), tl::dot(a * T(2), b));  // A an expression
+  else tl::store(z_ptr + m(_, None) * N + n(None, _), tl::dot(a, b));
 }
 
 template <class T, int M, int N, int K, int Use>
@@ -229,5 +230,12 @@ TEST_CASE("dot operands copied by cp.async, loaded again, or from registers agre
     check_dot_sources<float, 64, 64, 32, 0>(64, 0, pad);       // tf32: A by cp.async, B (K-major) not
     check_dot_sources<float, 128, 128, 64, 0>(100, 0, pad);
     check_dot_sources<tl::fp16, 128, 32, 64, 0>(128, 0, pad);  // B K-major (N < 64): registers
+    // tf32 with A an expression: A from registers (wgmma's A fragment, K in kperm order), B
+    // copied into its transposed place, or loaded again (odd alignment, a partial tile)
+    check_dot_sources<float, 64, 64, 32, 3>(64, 0, pad);
+    check_dot_sources<float, 128, 128, 64, 3>(128, 0, pad);
+    check_dot_sources<float, 128, 128, 64, 3>(128, 1, pad);
+    check_dot_sources<float, 128, 128, 64, 3>(77, 0, pad);
+    check_dot_sources<float, 64, 256, 128, 3>(64, 0, pad);
   }
 }

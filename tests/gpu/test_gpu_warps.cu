@@ -16,14 +16,15 @@ TL_KERNEL void softmax_rows_kernel(tl::ptr<const float> x_ptr, tl::ptr<float> z_
   tl::store(z_ptr + r(_, None) * N1 + c(None, _), e / tl::sum<1>(e)(_, None), m);
 }
 
-template <int M, int N, int K, class T = tl::fp16>
+template <int M, int N, int K, class T = tl::fp16, bool ScaledA = false>
 TL_KERNEL void matmul_kernel(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl::ptr<float> z_ptr) {
   auto m = tl::arange<0, M>();
   auto n = tl::arange<0, N>();
   auto k = tl::arange<0, K>();
   auto a = tl::load(a_ptr + m(_, None) * K + k(None, _));
   auto b = tl::load(b_ptr + k(_, None) * N + n(None, _));
-  tl::store(z_ptr + m(_, None) * N + n(None, _), tl::dot(a, b));
+  if constexpr (ScaledA) tl::store(z_ptr + m(_, None) * N + n(None, _), tl::dot(a * T(-3), b));
+  else tl::store(z_ptr + m(_, None) * N + n(None, _), tl::dot(a, b));
 }
 
 TEST_CASE("8 warps: row softmax and an fp16 matmul agree with the CPU", "[gpu][warps]") {
@@ -63,4 +64,11 @@ TEST_CASE("8 warps: a 128 x 128 x 64 tf32 dot (B stored transposed, K in two ste
     return z;
   };
   require_agree(run(cpu), run(cuda), 1e-5, 1e-5);
+  // A an expression: from the registers of both warpgroups
+  auto run_scaled = [&](const tl::launch_options& o) {
+    std::vector<float> z(128 * 128, NAN);
+    tl::launch<matmul_kernel<128, 128, 64, float, true>>(tl::grid(1), o, a, b, z);
+    return z;
+  };
+  require_agree(run_scaled(cpu), run_scaled(cuda), 1e-4, 1e-5);
 }

@@ -42,16 +42,18 @@ constexpr bool warps_on_rows() {
 }
 
 // What a wgmma dot of D = dot_shapes<...> with element type T and result layout LO looks like.
-template <class D, class T, class MmaKind, class LO>
+// ARegs: A goes to the tensor cores from registers (a_from_registers), so only B takes shared memory.
+template <class D, class T, class MmaKind, class LO, bool ARegs = false>
 struct wgmma_plan {
   using kind = MmaKind;  // mma_kinds.hpp, or void: no tensor cores for T
+  static constexpr bool a_regs = ARegs;
   static constexpr int size = int(sizeof(T));
   static constexpr int M = D::M, N = D::N, K = D::K;
   // B as stored: K x N rows (MN-major, 16-bit types only) or N x K (K-major, transposed).
   static constexpr bool b_mn_major = size == 2 && N % 64 == 0;
   // Columns of B per instruction: the largest of 256, 128, .. 16 dividing N.
   static constexpr int piece = N % 256 == 0 ? 256 : N % 128 == 0 ? 128 : N % 64 == 0 ? 64 : N % 32 == 0 ? 32 : 16;
-  static constexpr int bytes(int kc) { return (M + N) * kc * size; }
+  static constexpr int bytes(int kc) { return ((a_regs ? 0 : M) + N) * kc * size; }
   // The K step: K halved while A and B exceed the budget (the row stays a whole swizzle width).
   static constexpr int kc() {
     int k = K;
@@ -65,13 +67,50 @@ struct wgmma_plan {
                              K % KC == 0 && bytes(KC) <= 48 * 1024;
 };
 
+// ---- A from registers ----
+// An A that the threads evaluate (an expression, or a block whose tile cp.async cannot copy)
+// goes to the tensor cores from registers (wgmma's A fragment) rather than through shared
+// memory. The tiled layout gives thread (warp w, lane l) rows 16 w + l / 4 (+ 8) of each
+// 64-row tile, the accumulator's, and in each group of 16 columns the 4 consecutive columns
+// 4 q .. 4 q + 3 (q = l % 4). The tf32 fragment of a k8 instruction wants columns q and q + 4
+// of its 8. K is summed over, so its order is free: the dot reads column 4 q + i of a group of
+// 16 as k position kperm(4 q + i) = q + 4 (i % 2) + 8 (i / 2), each thread's 4 registers are
+// then the fragments of the group's two k8 instructions as they are, and B's rows are stored
+// in the same order.
+TL_INLINE constexpr int kperm(int k) { return (k & ~15) | ((k >> 2) & 3) | ((k & 1) << 2) | ((k & 2) << 2); }
+
+// Does layout LA of A [M, K] give each thread the fragment rows of its accumulator (layout
+// LO of [M, N]) and 4 consecutive columns 4 (t % 4) + i of each group of 16, in slots
+// 8 (mt K / 16 + u) + 4 r + i?
+template <class LA, class LO, int M, int N, int K>
+constexpr bool a_fragment_layout() {
+  constexpr int NG = N / 16, UG = K / 16;
+  if constexpr (!LA::tiled || !LO::tiled || K % 16 != 0 || N % 16 != 0) {
+    return false;
+  } else {
+    constexpr int MT = LO::slots / 8 / NG;
+    bool ok = LA::slots == 8 * MT * UG;
+    for (int t = 0; ok && t < threads; ++t)
+      for (int mt = 0; mt < MT; ++mt)
+        for (int r = 0; r < 2; ++r) {
+          const std::int64_t row = LO::flat(t, 8 * mt * NG + 4 * r) / N;
+          for (int u = 0; u < UG; ++u)
+            for (int i = 0; i < 4; ++i)
+              ok = ok && LA::flat(t, 8 * (mt * UG + u) + 4 * r + i) == row * K + 16 * u + 4 * (t % 4) + i;
+        }
+    return ok;
+  }
+}
+
 // ---- operands copied by cp.async ----
 // An operand that is a loaded block (expr/loaded.hpp) is read from memory here rather than
 // from the registers of its load: when its pointers are affine and its mask convex
 // (axis_info.hpp), and at run time the whole tile is masked in with 16-byte aligned rows, the
 // threads copy it global -> shared with cp.async, consecutive threads on consecutive chunks of
 // a row (whole cache lines per warp, no registers on the way): 16 bytes at a time for A, 4 for
-// B, whose columns are stored permuted in pairs. Else the load is done again into registers.
+// B, whose columns are stored permuted in pairs (a K-major B, float32's, is copied cell by
+// cell into its transposed place: copy_tile_transposed). Else the load is done again into
+// registers.
 // The register copy the load made is then unused, and the compiler drops it.
 template <class X>
 constexpr bool async_operand() {
@@ -186,6 +225,48 @@ __device__ __forceinline__ void copy_tile(const T* from, std::int64_t row_stride
   }
 }
 
+// Position, inside its group of 16, of the logical column stored in row s of a K-major B
+// (the inverse of permuted_column): stored row 8h + 2a + b holds column 4a + 2h + b.
+TL_INLINE constexpr int unpermuted_column(int s) { return (s & ~15) | ((s & 6) << 1) | ((s >> 2) & 2) | (s & 1); }
+static_assert([] {
+  for (int s = 0; s < 64; ++s)
+    if (permuted_column(unpermuted_column(s)) != s) return false;
+  return true;
+}());
+
+// Can copy_tile_transposed copy a Rows x Cols tile of 32-bit cells?
+template <int Rows, int Cols, int Size>
+constexpr bool transposed_copy_ok = Size == 4 && Rows % 16 == 0 && Cols % (16 * (threads / 32)) == 0;
+
+// Rows x Cols 32-bit cells at from (row k at from + k * row_stride) to the K-major place
+// dst(k, stored row) of their column, whose rows are B's columns permuted (permuted_column),
+// 4 bytes per cp.async. A warp's lanes cover 4 rows x 8 stored rows, lane l on stored row l % 8
+// and row group l / 8: the 8 stored rows are consecutive, so the 16-byte chunks they get sit
+// in 8 different bank groups (the swizzle), and the 4 rows land in the 4 banks of a group: no
+// bank conflict. The 4 rows are consecutive, or with KPerm (B's rows in kperm order) rows
+// i, i + 4, i + 8, i + 12 of a group of 16, which kperm puts in one chunk. In memory the 8
+// columns are pairs spread over 16 (the permutation); the warp's next instruction reads the
+// other 8, from lines still in L1.
+template <int Rows, int Cols, bool KPerm, class T, class Dst>
+__device__ __forceinline__ void copy_tile_transposed(const T* from, std::int64_t row_stride, Dst dst) {
+  static_assert(transposed_copy_ok<Rows, Cols, int(sizeof(T))>);
+  constexpr int warps = threads / 32, groups = Cols / 8 / warps;  // groups of 8 stored rows per warp
+  const int lane = thread_id() % 32, warp = thread_id() / 32;
+  const int sub = lane % 8, g4 = lane / 8, s0 = warp * groups * 8;  // groups is even: s0 is a multiple of 16
+  constexpr int g4_rows = KPerm ? 4 : 1;
+  const T* p = from + (g4 * g4_rows) * row_stride + s0 + unpermuted_column(sub);
+  TL_UNROLL
+  for (int it = 0; it < Rows / 4; ++it) {
+    const int k = (KPerm ? 16 * (it / 4) + it % 4 : 4 * it) + g4 * g4_rows;
+    TL_UNROLL
+    for (int j = 0; j < groups; ++j) {
+      // stored rows s0 + 8 j + sub: columns 16 (j / 2) + unpermuted_column(8 (j % 2) + sub)
+      cp_async<4>(dst(k, s0 + 8 * j + sub), p + 16 * (j / 2) + 2 * (j % 2));
+    }
+    p += (KPerm && it % 4 == 3 ? 13 : KPerm ? 1 : 4) * row_stride;
+  }
+}
+
 // Byte offset of cell (r, k) of a K-major operand of `rows` rows, rows W bytes wide.
 template <int W, int Size>
 TL_INLINE constexpr int kmajor_offset(int r, int k, int rows) {
@@ -214,6 +295,10 @@ __device__ __forceinline__ void wgmma_fence_async_proxy() {  // generic stores -
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+template <int Pending>  // waits until at most Pending committed groups are unfinished
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(Pending) : "memory");
+}
 
 
 // out = acc + a @ b on wgmma (P = wgmma_plan<...>::ok).
@@ -224,6 +309,11 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   using Kind = typename P::kind;
   using LO = layout<typename Out::shape_type>;
   constexpr int M = P::M, N = P::N, K = P::K, KC = P::KC, W = P::W, size = P::size, piece = P::piece;
+  constexpr bool a_regs = P::a_regs;
+#ifndef TL_A_STEP
+#define TL_A_STEP 16
+#endif
+  constexpr int KA = KC < TL_A_STEP ? KC : TL_A_STEP;  // A's columns in registers at once
   // A's row width. When A is an expression, its threads store it 16 bytes a lane (4 float32
   // cells), and the 8 lanes of a store phase hold 4 chunks of rows r and r + 1: in 128-byte
   // rows both rows' chunks swizzle to the same 4 bank groups (a 2-way conflict on every store:
@@ -231,20 +321,21 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   // cp.async (8 lanes on one 128-byte row) and B's transposed 4-byte stores are conflict-free
   // in 128-byte rows and not in 64-byte ones, so they keep W.
   constexpr int WA = size == 4 && W == 128 && !async_operand<EA>() ? 64 : W;
-  constexpr int a_bytes = M * KC * size;
+  constexpr int a_bytes = a_regs ? 0 : M * KC * size;
   char* const base = scratch<scratch_size(P::bytes(KC)), 1024>();
   char* const A = base;
   char* const B = base + a_bytes;
   const int t = thread_id();
 
-  EA ax = ea;  // copies whose broadcast blocks can be pointed at their staged copies
-  EB bx = eb;
-  stage_each(ax, bx);
-  // Loaded operands: copied by cp.async when they can be (B only in the MN-major layout, which
-  // is rows of memory; the K-major one is transposed), else loaded again into registers.
+  // Loaded operands: copied by cp.async when they can be (B in the K-major layout 4 bytes at a
+  // time, into its transposed place), else loaded again into registers.
   const async_tile<T> a_tile = async_tile_of(ea);
+  // A K-major B (float32) is copied into its transposed place only when A comes from
+  // registers: with A copied too (puzzle 11 in tf32), its 4-byte copies were slower than its
+  // loads and transposed stores (167 against 193 TFLOP/s).
+  constexpr bool b_copyable = P::b_mn_major || (a_regs && transposed_copy_ok<KC, N, size>);
   const async_tile<T> b_tile = [&] {
-    if constexpr (P::b_mn_major) return async_tile_of(eb);
+    if constexpr (b_copyable) return async_tile_of(eb);
     else return async_tile<T>{};
   }();
 
@@ -267,45 +358,110 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   TL_UNROLL
   for (int mt = 0; mt < MT; ++mt) a_row[mt] = int(LO::flat(t, 8 * mt * NG) / N) & ~63;
 
+  // Where cells go in shared memory. With A from registers, B's rows are in kperm order.
+  auto a_at = [=](int r, int c) { return reinterpret_cast<T*>(A + kmajor_offset<WA, size>(r, c, M)); };
+  auto b_at = [=](int, int k, int n) {  // one batch
+    const int kk = a_regs ? kperm(k) : k;
+    return reinterpret_cast<T*>(B + (P::b_mn_major ? mn_major_offset<N>(kk, n) : kmajor_offset<W, size>(n, kk, N)));
+  };
+  // B's cp.async copies of a K step (its columns are stored permuted in pairs, permuted_column:
+  // 4-byte copies).
+  auto copy_b = [&](int kc) {
+    const T* const b_from = b_tile.origin + kc * b_tile.row_stride;
+    if constexpr (P::b_mn_major)
+      copy_tile<KC, N, 4>(b_from, b_tile.row_stride, [&](int k, int n) { return b_at(0, k, permuted_column(n)); });
+    else if constexpr (b_copyable)
+      copy_tile_transposed<KC, N, a_regs>(b_from, b_tile.row_stride, [&](int k, int s) { return b_at(0, k, s); });
+  };
+  // With A from registers, B's first copy goes first, so that it is in flight while the
+  // threads stage what A's evaluation reads. (Otherwise each operand is copied or written in
+  // turn: issuing both copies before either fallback raised puzzle 11's kernel from 128 to 137
+  // registers.)
+  if constexpr (a_regs) {
+    barrier();  // the previous dot's instructions are done with the operands
+    if (b_tile.ok) copy_b(0);
+  }
+  EA ax = ea;  // copies whose broadcast blocks can be pointed at their staged copies
+  EB bx = eb;
+  stage_each(ax, bx);
+
   TL_UNROLL
   for (int kc = 0; kc < K; kc += KC) {
-    barrier();  // the previous step's (or dot's) instructions are done with the operands
-    auto a_at = [&](int r, int c) { return reinterpret_cast<T*>(A + kmajor_offset<WA, size>(r, c, M)); };
-    auto b_at = [&](int, int k, int n) {  // one batch
-      return reinterpret_cast<T*>(B + (P::b_mn_major ? mn_major_offset<N>(k, n) : kmajor_offset<W, size>(n, k, N)));
-    };
-    if (a_tile.ok) copy_tile<M, KC, 16>(a_tile.origin + kc, a_tile.row_stride, a_at);
-    else write_a<KC>(registers_unless<true>(a_tile, ax), K, kc, a_at);
-    // B's columns are stored permuted in pairs (permuted_column): 4-byte copies.
-    if (b_tile.ok)
-      copy_tile<KC, N, 4>(b_tile.origin + kc * b_tile.row_stride, b_tile.row_stride,
-                          [&](int k, int n) { return b_at(0, k, permuted_column(n)); });
-    else write_b<KC, !P::b_mn_major>(registers_unless<P::b_mn_major>(b_tile, bx), K, N, kc, b_at);
+    const bool b_copied = !a_regs || kc > 0;
+    if (b_copied) barrier();  // the previous step's (or dot's) instructions are done with the operands
+    if constexpr (!a_regs) {
+      if (a_tile.ok) copy_tile<M, KC, 16>(a_tile.origin + kc, a_tile.row_stride, a_at);
+      else write_a<KC>(registers_unless<true>(a_tile, ax), K, kc, a_at);
+    }
+    if (b_tile.ok) {
+      if (b_copied) copy_b(kc);
+    } else {
+      write_b<KC, !P::b_mn_major>(registers_unless<b_copyable>(b_tile, bx), K, N, kc, b_at);
+    }
     if (a_tile.ok || b_tile.ok) cp_async_wait_all();
     wgmma_fence_async_proxy();
     barrier();
-    wgmma_fence();
-    TL_UNROLL
-    for (int s = 0; s < KC / Kind::k; ++s) {
-      const int kb = s * Kind::k * size;  // the instruction's first byte along K
+    if constexpr (a_regs) {
+      // A's fragments KA columns at a time (registers for all of KC would raise the kernel's
+      // beyond 255): per 16 columns u, thread t's cells 4 (t % 4) + i of rows g and g + 8 are
+      // the registers of the two k8 instructions (kperm).
+      unsigned af[2][MT][KA / 8][4];  // two sets: one group's evaluation overlaps the previous group's instructions
       TL_UNROLL
-      for (int mt = 0; mt < MT; ++mt) {
-        const std::uint64_t da = smem_descriptor(A + (kb / WA) * (M * WA) + a_row[mt] * WA + kb % WA, 16, 8 * WA, WA);
+      for (int ka = 0; ka < KC; ka += KA) {
+        const int set = (ka / KA) % 2;
+        if (ka >= 2 * KA) wgmma_wait<1>();  // the instructions that read this set are done
         TL_UNROLL
-        for (int p = 0; p < PIECES; ++p) {
-          if constexpr (P::b_mn_major) {
-            // k rows 16 s .. 16 s + 15 are two atoms along K; the piece's atoms along N follow.
-            const std::uint64_t db = smem_descriptor(B + (2 * s) * (N / 64 * 1024) + (p * piece / 64) * 1024, 1024,
-                                                     N / 64 * 1024, 128);
-            wgmma<Kind, piece>::template run<0, 1>(d[mt][p], da, db, 1);
-          } else {
-            const std::uint64_t db = smem_descriptor(B + (kb / W) * (N * W) + p * piece * W + kb % W, 16, 8 * W, W);
-            wgmma<Kind, piece>::run(d[mt][p], da, db, 1);
+        for (int mt = 0; mt < MT; ++mt)
+          TL_UNROLL
+          for (int u = 0; u < KA / 16; ++u) {
+            const int slot = 8 * (mt * (K / 16) + (kc + ka) / 16 + u);
+            const auto g = cells<4>(ax, t, slot), g8 = cells<4>(ax, t, slot + 4);
+            TL_UNROLL
+            for (int h = 0; h < 2; ++h) {
+              af[set][mt][2 * u + h][0] = __float_as_uint(g.x[2 * h]);
+              af[set][mt][2 * u + h][1] = __float_as_uint(g8.x[2 * h]);
+              af[set][mt][2 * u + h][2] = __float_as_uint(g.x[2 * h + 1]);
+              af[set][mt][2 * u + h][3] = __float_as_uint(g8.x[2 * h + 1]);
+            }
+          }
+        wgmma_fence();
+        TL_UNROLL
+        for (int s = 0; s < KA / Kind::k; ++s) {
+          const int kb = (ka + s * Kind::k) * size;
+          TL_UNROLL
+          for (int mt = 0; mt < MT; ++mt)
+            TL_UNROLL
+            for (int p = 0; p < PIECES; ++p) {
+              const std::uint64_t db = smem_descriptor(B + (kb / W) * (N * W) + p * piece * W + kb % W, 16, 8 * W, W);
+              wgmma<Kind, piece>::run_rs(d[mt][p], af[set][mt][s], db, 1);
+            }
+        }
+        wgmma_commit();
+      }
+    } else {
+      wgmma_fence();
+      TL_UNROLL
+      for (int s = 0; s < KC / Kind::k; ++s) {
+        const int kb = s * Kind::k * size;  // the instruction's first byte along K
+        TL_UNROLL
+        for (int mt = 0; mt < MT; ++mt) {
+          const std::uint64_t da = smem_descriptor(A + (kb / WA) * (M * WA) + a_row[mt] * WA + kb % WA, 16, 8 * WA, WA);
+          TL_UNROLL
+          for (int p = 0; p < PIECES; ++p) {
+            if constexpr (P::b_mn_major) {
+              // k rows 16 s .. 16 s + 15 are two atoms along K; the piece's atoms along N follow.
+              const std::uint64_t db = smem_descriptor(B + (2 * s) * (N / 64 * 1024) + (p * piece / 64) * 1024, 1024,
+                                                       N / 64 * 1024, 128);
+              wgmma<Kind, piece>::template run<0, 1>(d[mt][p], da, db, 1);
+            } else {
+              const std::uint64_t db = smem_descriptor(B + (kb / W) * (N * W) + p * piece * W + kb % W, 16, 8 * W, W);
+              wgmma<Kind, piece>::run(d[mt][p], da, db, 1);
+            }
           }
         }
       }
+      wgmma_commit();
     }
-    wgmma_commit();
     // Waited for at once: the next step overwrites the operands. (Leaving the last group
     // unfinished, to run on under the caller's next loads, gains nothing: ptxas waits for it
     // wherever the accumulator registers flow on, in a loop at the back edge.)

@@ -24,8 +24,15 @@
 
 namespace tl::detail::cuda {
 
-template <auto Kernel, int Warps, bool Checks, class... P>
-__global__ void __launch_bounds__(Warps * 32) entry(device_report* report, P... params) {
+// A minimum of 1 is not passed on: ptxas reads an explicit one as leave to use all 255
+// registers, where with the thread count alone it keeps puzzle 11's kernel at 128.
+#if TL_MIN_PROGRAMS_PER_SM > 1
+#define TL_ENTRY_BOUNDS(warps) __launch_bounds__((warps) * 32, TL_MIN_PROGRAMS_PER_SM)
+#else
+#define TL_ENTRY_BOUNDS(warps) __launch_bounds__((warps) * 32)
+#endif
+template <auto Kernel, int Warps, int MinPrograms, bool Checks, class... P>
+__global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, P... params) {
   if constexpr (Checks) {
     if (threadIdx.x == 0) report_slot() = report;
     __syncthreads();
@@ -242,7 +249,7 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   const std::string context = "kernel " + r.kernel;
   (void)cudaGetLastError();  // an earlier call's error, not checked by its caller, is not this kernel's
   const dim3 blocks(unsigned(g.x), unsigned(g.y), unsigned(g.z));
-  auto kernel = std::apply([](const auto&... p) { return &entry<Kernel, TL_NUM_WARPS, checks, std::remove_cvref_t<decltype(p)>...>; },
+  auto kernel = std::apply([](const auto&... p) { return &entry<Kernel, TL_NUM_WARPS, TL_MIN_PROGRAMS_PER_SM, checks, std::remove_cvref_t<decltype(p)>...>; },
                            bound);
   const int reserve = reserved_shared_memory(reinterpret_cast<const void*>(kernel), options.programs_per_sm, context);
   if (!options.wait) {
