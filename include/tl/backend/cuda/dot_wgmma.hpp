@@ -64,7 +64,7 @@ struct wgmma_plan {
   static constexpr int W = KC * size >= 128 ? 128 : KC * size;  // K-major row width (bytes)
   static constexpr bool ok = !std::is_void_v<kind> && D::BA == 1 && warps_on_rows<LO, N>() && M % 64 == 0 &&
                              N % 16 == 0 && (W == 32 || W == 64 || W == 128) && (KC * size) % W == 0 &&
-                             K % KC == 0 && bytes(KC) <= 48 * 1024;
+                             K % KC == 0 && bytes(KC) <= 48 * 1024 && (!a_regs || KC % 16 == 0);
 };
 
 // ---- A from registers ----
@@ -176,6 +176,20 @@ __device__ __forceinline__ void cp_async(void* dst, const void* src) {
   else asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(d), "l"(src), "n"(Bytes) : "memory");
 }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Waits until at most `pending` (0 .. 7, a constant once unrolled) of this thread's groups are unfinished.
+__device__ __forceinline__ void cp_async_wait_group(int pending) {
+  switch (pending) {
+    case 0: asm volatile("cp.async.wait_group 0;" ::: "memory"); break;
+    case 1: asm volatile("cp.async.wait_group 1;" ::: "memory"); break;
+    case 2: asm volatile("cp.async.wait_group 2;" ::: "memory"); break;
+    case 3: asm volatile("cp.async.wait_group 3;" ::: "memory"); break;
+    case 4: asm volatile("cp.async.wait_group 4;" ::: "memory"); break;
+    case 5: asm volatile("cp.async.wait_group 5;" ::: "memory"); break;
+    case 6: asm volatile("cp.async.wait_group 6;" ::: "memory"); break;
+    default: asm volatile("cp.async.wait_group 7;" ::: "memory"); break;
+  }
+}
 
 constexpr int exact_quotient(int a, int b) { return b > 0 && a % b == 0 ? a / b : 0; }
 
@@ -264,6 +278,7 @@ __device__ __forceinline__ void copy_tile_transposed(const T* from, std::int64_t
       cp_async<4>(dst(k, s0 + 8 * j + sub), p + 16 * (j / 2) + 2 * (j % 2));
     }
     p += (KPerm && it % 4 == 3 ? 13 : KPerm ? 1 : 4) * row_stride;
+    if (KPerm && it % 4 == 3) cp_async_commit();  // one group per 16 rows: waited for one by one
   }
 }
 
@@ -310,10 +325,10 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   using LO = layout<typename Out::shape_type>;
   constexpr int M = P::M, N = P::N, K = P::K, KC = P::KC, W = P::W, size = P::size, piece = P::piece;
   constexpr bool a_regs = P::a_regs;
-#ifndef TL_A_STEP
-#define TL_A_STEP 16
-#endif
-  constexpr int KA = KC < TL_A_STEP ? KC : TL_A_STEP;  // A's columns in registers at once
+  // A's columns in registers at once, with A from registers: 32 (puzzle 12: 156 TFLOP/s,
+  // against 151 with 16 and 145 with 64; with B waited for per group, each group of A
+  // columns costs a barrier).
+  constexpr int KA = KC < 32 ? KC : 32;
   // A's row width. When A is an expression, its threads store it 16 bytes a lane (4 float32
   // cells), and the 8 lanes of a store phase hold 4 chunks of rows r and r + 1: in 128-byte
   // rows both rows' chunks swizzle to the same 4 bank groups (a 2-way conflict on every store:
@@ -332,7 +347,8 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   const async_tile<T> a_tile = async_tile_of(ea);
   // A K-major B (float32) is copied into its transposed place only when A comes from
   // registers: with A copied too (puzzle 11 in tf32), its 4-byte copies were slower than its
-  // loads and transposed stores (167 against 193 TFLOP/s).
+  // loads and transposed stores (167 against 193 TFLOP/s); with A from registers they are
+  // faster (puzzle 12: 150 against 140 TFLOP/s).
   constexpr bool b_copyable = P::b_mn_major || (a_regs && transposed_copy_ok<KC, N, size>);
   const async_tile<T> b_tile = [&] {
     if constexpr (b_copyable) return async_tile_of(eb);
@@ -374,33 +390,41 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
       copy_tile_transposed<KC, N, a_regs>(b_from, b_tile.row_stride, [&](int k, int s) { return b_at(0, k, s); });
   };
   // With A from registers, B's first copy goes first, so that it is in flight while the
-  // threads stage what A's evaluation reads. (Otherwise each operand is copied or written in
-  // turn: issuing both copies before either fallback raised puzzle 11's kernel from 128 to 137
-  // registers.)
+  // threads stage what A's evaluation reads, and the staging takes the step's barriers: one
+  // before (the previous dot may still read B), one that makes B and the staged blocks
+  // visible. (Otherwise each operand is copied or written in turn: issuing both copies before
+  // either fallback raised puzzle 11's kernel from 128 to 137 registers.)
+  EA ax = ea;  // copies whose broadcast blocks can be pointed at their staged copies
+  EB bx = eb;
   if constexpr (a_regs) {
     barrier();  // the previous dot's instructions are done with the operands
     if (b_tile.ok) copy_b(0);
+    stage_each<false>(ax, bx);
+  } else {
+    stage_each(ax, bx);
   }
-  EA ax = ea;  // copies whose broadcast blocks can be pointed at their staged copies
-  EB bx = eb;
-  stage_each(ax, bx);
 
   TL_UNROLL
   for (int kc = 0; kc < K; kc += KC) {
-    const bool b_copied = !a_regs || kc > 0;
-    if (b_copied) barrier();  // the previous step's (or dot's) instructions are done with the operands
+    const bool first_of_a_regs = a_regs && kc == 0;
+    if (!first_of_a_regs) barrier();  // the previous step's (or dot's) instructions are done with the operands
     if constexpr (!a_regs) {
       if (a_tile.ok) copy_tile<M, KC, 16>(a_tile.origin + kc, a_tile.row_stride, a_at);
       else write_a<KC>(registers_unless<true>(a_tile, ax), K, kc, a_at);
     }
     if (b_tile.ok) {
-      if (b_copied) copy_b(kc);
+      if (!first_of_a_regs) copy_b(kc);
     } else {
       write_b<KC, !P::b_mn_major>(registers_unless<b_copyable>(b_tile, bx), K, N, kc, b_at);
     }
-    if (a_tile.ok || b_tile.ok) cp_async_wait_all();
-    wgmma_fence_async_proxy();
-    barrier();
+    // With A from registers and B copied, B's rows are waited for 16 at a time (its copy's
+    // groups), each just before the instructions that read them; else all at once.
+    const bool b_by_groups = a_regs && b_tile.ok;
+    if (!b_by_groups) {
+      if (a_tile.ok || b_tile.ok) cp_async_wait_all();
+      wgmma_fence_async_proxy();
+      barrier();
+    }
     if constexpr (a_regs) {
       // A's fragments KA columns at a time (registers for all of KC would raise the kernel's
       // beyond 255): per 16 columns u, thread t's cells 4 (t % 4) + i of rows g and g + 8 are
@@ -409,6 +433,11 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
       TL_UNROLL
       for (int ka = 0; ka < KC; ka += KA) {
         const int set = (ka / KA) % 2;
+        if (b_by_groups) {
+          cp_async_wait_group((KC - ka - KA) / 16);
+          wgmma_fence_async_proxy();
+          barrier();
+        }
         if (ka >= 2 * KA) wgmma_wait<1>();  // the instructions that read this set are done
         TL_UNROLL
         for (int mt = 0; mt < MT; ++mt)

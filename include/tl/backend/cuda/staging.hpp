@@ -105,16 +105,17 @@ __device__ __forceinline__ void stage(E&... es) {
 }
 
 // Stages expressions that are each read slot for slot at their own shape (one barrier pair,
-// one scratch for all of them).
-template <class... E>
+// one scratch for all of them). Barriers = false: the writes only, for a caller that has
+// the barriers already (one before, one after that also covers its own writes).
+template <bool Barriers = true, class... E>
 __device__ __forceinline__ void stage_each(E&... es) {
   constexpr int bytes = (0 + ... + staged_bytes<E, true>());
   if constexpr (bytes > 0) {
     char* base = scratch<scratch_size(bytes)>();
     int offset = 0;
-    barrier();
+    if constexpr (Barriers) barrier();
     (stage_walk<true>(es, base, offset), ...);
-    barrier();
+    if constexpr (Barriers) barrier();
   }
 }
 
