@@ -114,6 +114,8 @@ TEST_CASE("an invalid access names the kernel, the program, the op and the offse
   REQUIRE(r.kernel.find("copy_unmasked<32>") != std::string::npos);
   REQUIRE(r.invalid_ops == 2);
   REQUIRE(r.invalid_lanes == 56);
+  REQUIRE(r.registers == 0);  // the CUDA backend's figures
+  REQUIRE(r.local_bytes == 0);
   REQUIRE(r.invalid.size() == 2);
   for (const auto& a : r.invalid) {
     REQUIRE(a.program[0] == 3);

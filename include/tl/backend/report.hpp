@@ -53,6 +53,10 @@ struct launch_report {
   std::int64_t invalid_ops = 0;    // loads/stores with an invalid lane
   std::int64_t invalid_lanes = 0;  // lanes in all of them
   double seconds = 0;
+  // CUDA backend: what ptxas gave the kernel (cudaFuncGetAttributes): registers per thread,
+  // and local memory per thread (spills, stack). 0 on the CPU backend.
+  int registers = 0;
+  std::int64_t local_bytes = 0;
 
   static constexpr std::size_t max_records = 64;
   static constexpr std::size_t lanes_per_record = 8;

@@ -251,6 +251,14 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   const dim3 blocks(unsigned(g.x), unsigned(g.y), unsigned(g.z));
   auto kernel = std::apply([](const auto&... p) { return &entry<Kernel, TL_NUM_WARPS, TL_MIN_PROGRAMS_PER_SM, checks, std::remove_cvref_t<decltype(p)>...>; },
                            bound);
+  static const cudaFuncAttributes attributes = [&] {  // once per kernel
+    cudaFuncAttributes a{};
+    check_call(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel)), "cudaFuncGetAttributes", __FILE__,
+               __LINE__, context);
+    return a;
+  }();
+  r.registers = attributes.numRegs;
+  r.local_bytes = std::int64_t(attributes.localSizeBytes);
   const int reserve = reserved_shared_memory(reinterpret_cast<const void*>(kernel), options.programs_per_sm, context);
   if (!options.wait) {
     std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, reserve, stream>>>(rep, p...); }, bound);
