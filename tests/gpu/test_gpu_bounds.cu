@@ -26,7 +26,7 @@ TL_KERNEL void scaled_matmul_kernel(tl::ptr<const float> a_ptr, tl::ptr<const fl
   tl::store(z_ptr + m(_, None) * N + n(None, _), acc);
 }
 
-TEST_CASE("TL_MIN_PROGRAMS_PER_SM=2 caps an 8-warp kernel at 128 registers; its dot agrees with the CPU",
+TEST_CASE("TL_MIN_PROGRAMS_PER_SM=2 caps an 8-warp kernel at 128 registers, and its dot agrees with the CPU",
           "[gpu][warps][dot]") {
   static_assert(tl::detail::cuda::threads == 256 && TL_MIN_PROGRAMS_PER_SM == 2);
   constexpr int M = 128, N = 128, K = 64;
