@@ -45,14 +45,17 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 #define TL_MIN_PROGRAMS_PER_SM 1
 #endif
 
-// The launch functions' bodies depend on TL_NUM_WARPS and on whether nvcc compiles the
-// translation unit; an inline namespace named after both gives each variant its own symbols,
-// so one program may launch the same kernel from TUs with different warp counts (the
-// one-definition rule would otherwise let the linker keep one body for all).
+// The launch functions' bodies depend on TL_NUM_WARPS, TL_MIN_PROGRAMS_PER_SM,
+// TL_DEVICE_CHECKS and on whether nvcc compiles the translation unit; an inline namespace
+// named after them gives each variant its own symbols, so one program may launch the same
+// kernel from TUs compiled with different settings (the one-definition rule would otherwise
+// let the linker keep one body for all).
 #define TL_CAT2_(a, b) a##b
 #define TL_CAT_(a, b) TL_CAT2_(a, b)
 #if defined(__CUDACC__)
-#define TL_LAUNCH_ABI TL_CAT_(cuda_warps_, TL_NUM_WARPS)
+#define TL_LAUNCH_ABI                                                                     \
+  TL_CAT_(TL_CAT_(TL_CAT_(cuda_warps_, TL_NUM_WARPS), TL_CAT_(_min_, TL_MIN_PROGRAMS_PER_SM)), \
+          TL_CAT_(_checks_, TL_DEVICE_CHECKS))
 #else
 #define TL_LAUNCH_ABI host
 #endif

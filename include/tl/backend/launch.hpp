@@ -9,7 +9,7 @@
 #include "launch_options.hpp"
 
 namespace tl {
-inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count
+inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
 
 // launch<kernel>(grid, options, args...): runs kernel(args...) once per program of the grid.
 // Arguments convert to the kernel's parameter types (a std::vector<float>& becomes a checked

@@ -254,31 +254,30 @@ constexpr bool transposed_copy_ok = Size == 4 && Rows % 16 == 0 && Cols % (16 * 
 
 // Rows x Cols 32-bit cells at from (row k at from + k * row_stride) to the K-major place
 // dst(k, stored row) of their column, whose rows are B's columns permuted (permuted_column),
-// 4 bytes per cp.async. A warp's lanes cover 4 rows x 8 stored rows, lane l on stored row l % 8
-// and row group l / 8: the 8 stored rows are consecutive, so the 16-byte chunks they get sit
-// in 8 different bank groups (the swizzle), and the 4 rows land in the 4 banks of a group: no
-// bank conflict. The 4 rows are consecutive, or with KPerm (B's rows in kperm order) rows
-// i, i + 4, i + 8, i + 12 of a group of 16, which kperm puts in one chunk. In memory the 8
-// columns are pairs spread over 16 (the permutation); the warp's next instruction reads the
-// other 8, from lines still in L1.
-template <int Rows, int Cols, bool KPerm, class T, class Dst>
+// 4 bytes per cp.async; B's rows are stored in kperm order (A from registers). A warp's lanes
+// cover 4 rows x 8 stored rows, lane l on stored row l % 8 and on row i + 4 (l / 8) of a
+// group of 16 (i = 0 .. 3 in turn): the 8 stored rows are consecutive, so the 16-byte chunks
+// they get sit in 8 different bank groups (the swizzle), and kperm puts the 4 rows in the 4
+// banks of one chunk: no bank conflict. In memory the 8 columns are pairs spread over 16 (the
+// permutation); the warp's next instruction reads the other 8, from lines still in L1. Each
+// group of 16 rows is one cp.async group, so that it can be waited for alone.
+template <int Rows, int Cols, class T, class Dst>
 __device__ __forceinline__ void copy_tile_transposed(const T* from, std::int64_t row_stride, Dst dst) {
   static_assert(transposed_copy_ok<Rows, Cols, int(sizeof(T))>);
   constexpr int warps = threads / 32, groups = Cols / 8 / warps;  // groups of 8 stored rows per warp
   const int lane = thread_id() % 32, warp = thread_id() / 32;
   const int sub = lane % 8, g4 = lane / 8, s0 = warp * groups * 8;  // groups is even: s0 is a multiple of 16
-  constexpr int g4_rows = KPerm ? 4 : 1;
-  const T* p = from + (g4 * g4_rows) * row_stride + s0 + unpermuted_column(sub);
+  const T* p = from + (4 * g4) * row_stride + s0 + unpermuted_column(sub);
   TL_UNROLL
   for (int it = 0; it < Rows / 4; ++it) {
-    const int k = (KPerm ? 16 * (it / 4) + it % 4 : 4 * it) + g4 * g4_rows;
+    const int k = 16 * (it / 4) + it % 4 + 4 * g4;
     TL_UNROLL
     for (int j = 0; j < groups; ++j) {
       // stored rows s0 + 8 j + sub: columns 16 (j / 2) + unpermuted_column(8 (j % 2) + sub)
       cp_async<4>(dst(k, s0 + 8 * j + sub), p + 16 * (j / 2) + 2 * (j % 2));
     }
-    p += (KPerm && it % 4 == 3 ? 13 : KPerm ? 1 : 4) * row_stride;
-    if (KPerm && it % 4 == 3) cp_async_commit();  // one group per 16 rows: waited for one by one
+    p += (it % 4 == 3 ? 13 : 1) * row_stride;
+    if (it % 4 == 3) cp_async_commit();
   }
 }
 
@@ -387,7 +386,7 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
     if constexpr (P::b_mn_major)
       copy_tile<KC, N, 4>(b_from, b_tile.row_stride, [&](int k, int n) { return b_at(0, k, permuted_column(n)); });
     else if constexpr (b_copyable)
-      copy_tile_transposed<KC, N, a_regs>(b_from, b_tile.row_stride, [&](int k, int s) { return b_at(0, k, s); });
+      copy_tile_transposed<KC, N>(b_from, b_tile.row_stride, [&](int k, int s) { return b_at(0, k, s); });
   };
   // With A from registers, B's first copy goes first, so that it is in flight while the
   // threads stage what A's evaluation reads, and the staging takes the step's barriers: one

@@ -212,7 +212,7 @@ inline int reserved_shared_memory(const void* kernel, int programs_per_sm, const
   return bytes;
 }
 
-inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count
+inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
 template <auto Kernel, class Params>
 launch_report run(const grid& g, const launch_options& options, const Params& bound_in) {
   constexpr bool checks = TL_DEVICE_CHECKS != 0;
