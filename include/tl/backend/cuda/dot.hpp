@@ -231,8 +231,9 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   const int t = thread_id();
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  // A from registers: tf32 (fp16 and bf16 A fragments would need kperm's 16-bit form), and
-  // an A the threads write themselves (one cp.async copies is better from shared memory).
+  // A from registers: in tf32 (fp16 and bf16 fragments would need a 16-bit form of kperm),
+  // for an A the threads evaluate themselves (one that cp.async can copy stays in shared
+  // memory, where the copy puts it without registers).
   constexpr bool a_regs =
       std::is_same_v<Kind, mma_tf32> && !async_operand<EA>() && a_fragment_layout<LA, LO, M, N, K>();
   using WP = wgmma_plan<D, TA, Kind, LO, a_regs>;

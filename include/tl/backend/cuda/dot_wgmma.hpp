@@ -42,7 +42,8 @@ constexpr bool warps_on_rows() {
 }
 
 // What a wgmma dot of D = dot_shapes<...> with element type T and result layout LO looks like.
-// ARegs: A goes to the tensor cores from registers (a_from_registers), so only B takes shared memory.
+// ARegs: A goes to the tensor cores from registers (dot.hpp decides, a_fragment_layout below
+// checks the layout), so only B takes shared memory.
 template <class D, class T, class MmaKind, class LO, bool ARegs = false>
 struct wgmma_plan {
   using kind = MmaKind;  // mma_kinds.hpp, or void: no tensor cores for T

@@ -31,6 +31,8 @@ namespace tl::detail::cuda {
 #else
 #define TL_ENTRY_BOUNDS(warps) __launch_bounds__((warps) * 32)
 #endif
+// MinPrograms (= TL_MIN_PROGRAMS_PER_SM) names the bound in the symbol: translation units
+// compiled with different minimums get different kernels.
 template <auto Kernel, int Warps, int MinPrograms, bool Checks, class... P>
 __global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, P... params) {
   if constexpr (Checks) {
