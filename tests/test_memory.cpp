@@ -25,6 +25,26 @@ TEST_CASE("load with mask and other; store with mask", "[memory]") {
   for (int i = 0; i < 10; ++i) REQUIRE(z[i] == (i % 3 == 0 ? float(2 * i) : -7.0f));
 }
 
+TEST_CASE("eviction policies: every form of load and store takes one, and values are unchanged", "[memory]") {
+  std::vector<float> x(10);
+  for (int i = 0; i < 10; ++i) x[i] = float(i) + 0.5f;
+  ptr<float> p(x, "x");
+  auto offs = arange<0, 16>();
+  const auto a = values(load(p + offs, offs < 10, -1.0f, evict_last));
+  const auto b = values(load(p + offs, offs < 10, evict_first));
+  for (int i = 0; i < 16; ++i) {
+    REQUIRE(a[std::size_t(i)] == (i < 10 ? i + 0.5 : -1.0));
+    REQUIRE(b[std::size_t(i)] == (i < 10 ? i + 0.5 : 0.0));
+  }
+  REQUIRE(load(p + 3, evict_last) == 3.5f);
+  std::vector<float> z(10, -7.0f);
+  store(ptr<float>(z, "z") + offs, offs * 2, offs < 10, evict_first);
+  store(ptr<float>(z, "z") + 9, 1.0f, evict_last);
+  for (int i = 0; i < 10; ++i) REQUIRE(z[i] == (i == 9 ? 1.0f : float(2 * i)));
+  // An out-of-bounds lane is reported with a policy as without one.
+  REQUIRE_THROWS_AS(load(p + offs, true, evict_last), launch_error);
+}
+
 TEST_CASE("pointer blocks broadcast like any block", "[memory]") {
   std::vector<int> m(6 * 8);
   for (int i = 0; i < 48; ++i) m[i] = i;

@@ -8,21 +8,22 @@ using tl::_;
 
 // z[i + shift_z] = x[i + shift_x] * 2 where i < n, else `other`: the shifts move the accesses
 // off 16-byte boundaries, so chunks fall back from vector to single accesses.
-template <class T, int B>
+// Ev: the eviction policy of both accesses (L2 cache hints: the same values either way).
+template <class T, int B, class Ev = tl::eviction_policy<tl::eviction::normal>>
 TL_KERNEL void shifted_copy_kernel(tl::ptr<const T> x_ptr, tl::ptr<T> z_ptr, int n, int shift_x, int shift_z) {
   auto i = tl::program_id(0) * B + tl::arange<0, B>();
-  auto x = tl::load(x_ptr + shift_x + i, i < n, T(5));
-  tl::store(z_ptr + shift_z + i, x * 2, (i < n + 3) & (i % 7 != 6));
+  auto x = tl::load(x_ptr + shift_x + i, i < n, T(5), Ev{});
+  tl::store(z_ptr + shift_z + i, x * 2, (i < n + 3) & (i % 7 != 6), Ev{});
 }
 
-template <class T, int B>
+template <class T, int B, class Ev = tl::eviction_policy<tl::eviction::normal>>
 void check_shifted_copy() {
   for (int rep = 0; rep < 4; ++rep) {
     const int n = random_int(1, 5 * B), sx = random_int(0, 3), sz = random_int(0, 3);
     auto x = random_values<T>(std::size_t(n + sx), -50, 50);
     auto run = [&](const tl::launch_options& o) {
       std::vector<T> z(std::size_t(n + sz + 3), T(-1));
-      tl::launch<shifted_copy_kernel<T, B>>(tl::grid(tl::cdiv(n, B)), o, x, z, n, sx, sz);
+      tl::launch<shifted_copy_kernel<T, B, Ev>>(tl::grid(tl::cdiv(n, B)), o, x, z, n, sx, sz);
       return z;
     };
     require_agree(run(cpu), run(cuda), 0, 0, "n " + std::to_string(n) + " shifts " + std::to_string(sx) + "," + std::to_string(sz));
@@ -39,20 +40,30 @@ TEST_CASE("masked loads and stores agree at every alignment and element size", "
   check_shifted_copy<std::int64_t, 128>();
 }
 
+TEST_CASE("loads and stores with an eviction policy (L2 cache hints) agree at every access width", "[gpu][memory]") {
+  using first = tl::eviction_policy<tl::eviction::first>;
+  using last = tl::eviction_policy<tl::eviction::last>;
+  check_shifted_copy<float, 1024, last>();  // 16-byte vectors and single elements
+  check_shifted_copy<float, 256, first>();  // 8-byte vectors
+  check_shifted_copy<double, 1024, last>();
+  check_shifted_copy<std::int16_t, 2048, first>();
+  check_shifted_copy<std::int8_t, 4096, last>();
+}
+
 // A 2-D tile copy with a row stride and a column offset: affine pointers and a convex mask,
 // so interior tiles with aligned rows take the affine fast path (one vector access per chunk,
 // no per-lane mask), and edge tiles, odd strides and odd offsets the general path.
-template <class T, int BR, int BC>
+template <class T, int BR, int BC, class Ev = tl::eviction_policy<tl::eviction::normal>>
 TL_KERNEL void tile_copy_kernel(tl::ptr<const T> x_ptr, tl::ptr<T> z_ptr, int rows, int cols, int ld_x, int ld_z,
                                 int col0) {
   auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   auto mask = (r(_, None) < rows) & (c(None, _) < cols);
-  auto x = tl::load(x_ptr + r(_, None) * ld_x + col0 + c(None, _), mask, T(7));
-  tl::store(z_ptr + r(_, None) * ld_z + c(None, _), x + x, mask);
+  auto x = tl::load(x_ptr + r(_, None) * ld_x + col0 + c(None, _), mask, T(7), Ev{});
+  tl::store(z_ptr + r(_, None) * ld_z + c(None, _), x + x, mask, Ev{});
 }
 
-template <class T, int BR, int BC>
+template <class T, int BR, int BC, class Ev = tl::eviction_policy<tl::eviction::normal>>
 void check_tile_copy() {
   for (int rep = 0; rep < 6; ++rep) {
     const bool whole = rep % 2 == 0;  // sizes in whole tiles: every program on the fast path
@@ -63,7 +74,7 @@ void check_tile_copy() {
     auto x = random_values<T>(std::size_t(rows) * ld_x, -50, 50);
     auto run = [&](const tl::launch_options& o) {
       std::vector<T> z(std::size_t(rows) * ld_z, T(-1));
-      tl::launch<tile_copy_kernel<T, BR, BC>>(tl::grid(tl::cdiv(rows, BR), tl::cdiv(cols, BC)), o, x, z, rows, cols,
+      tl::launch<tile_copy_kernel<T, BR, BC, Ev>>(tl::grid(tl::cdiv(rows, BR), tl::cdiv(cols, BC)), o, x, z, rows, cols,
                                              ld_x, ld_z, col0);
       return z;
     };
@@ -79,6 +90,8 @@ TEST_CASE("2-D tiles: whole, partial, odd strides and offsets agree (the affine 
   check_tile_copy<float, 64, 16>();
   check_tile_copy<std::int16_t, 64, 64>();
   check_tile_copy<double, 16, 32>();
+  check_tile_copy<float, 32, 64, tl::eviction_policy<tl::eviction::last>>();  // the affine path with hints
+  check_tile_copy<std::int16_t, 64, 64, tl::eviction_policy<tl::eviction::first>>();
 }
 
 // Scalar (rank-0) loads steer control flow; a rank-0 store is written once.

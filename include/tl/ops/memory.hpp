@@ -3,6 +3,8 @@
 //   x = tl::load(x_ptr + offs, mask);           Triton: tl.load(x_ptr + offs, mask=mask)
 //   x = tl::load(x_ptr + offs, mask, -INF);     Triton: tl.load(..., mask=mask, other=-inf)
 //   tl::store(z_ptr + offs, z, mask);           Triton: tl.store(z_ptr + offs, z, mask=mask)
+//   x = tl::load(x_ptr + offs, mask, 0, tl::evict_last);
+//                                  Triton: tl.load(..., mask=mask, other=0, eviction_policy="evict_last")
 //
 // A tl::ptr<T> knows the buffer it points into (start, size, name) when it was made from
 // one, so every masked-in lane of a load or store can be checked against that buffer. Lanes
@@ -15,6 +17,7 @@
 #include <ranges>
 
 #include "../backend/cpu/program.hpp"
+#include "../core/eviction.hpp"
 #include "../expr/block.hpp"
 #include "../expr/loaded.hpp"
 
@@ -168,7 +171,12 @@ struct access_checker {
 namespace tl {
 namespace detail {
 
-template <class P, class M, class O>
+template <class X>
+inline constexpr bool is_eviction_policy_v = false;
+template <eviction E>
+inline constexpr bool is_eviction_policy_v<eviction_policy<E>> = true;
+
+template <eviction Ev = eviction::normal, class P, class M, class O>
 TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location where) {
   using EP = as_expr_t<P>;
   using PT = value_of_t<EP>;
@@ -185,7 +193,7 @@ TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location wh
   // The elements, and where they came from (expr/loaded.hpp: tl::dot may read them again).
   loaded<T, S, EP, EM, EO> out(as_expr(ptrs_in), as_expr(mask_in), as_expr(other_in), where);
 #if TL_DEVICE_PASS
-  cuda::load<T, S>(out.ptrs, out.mask, out.other, where, out);
+  cuda::load<T, S, Ev>(out.ptrs, out.mask, out.other, where, out);
 #else
   const EP& ptrs = out.ptrs;
   const EM& mask = out.mask;
@@ -206,7 +214,7 @@ TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location wh
   return out;  // a scalar pointer gives a rank-0 block: a scalar tensor, as in Triton
 }
 
-template <class P, class V, class M>
+template <eviction Ev = eviction::normal, class P, class V, class M>
 TL_HD void store_impl(const P& ptrs_in, V value_in, M mask_in, source_location where) {
   using EP = as_expr_t<P>;
   using PT = value_of_t<EP>;
@@ -223,7 +231,7 @@ TL_HD void store_impl(const P& ptrs_in, V value_in, M mask_in, source_location w
                                                                          broadcastable_to_v<shape_of_t<EM>, S>>>);
   if constexpr (!std::is_const_v<Q>) {
 #if TL_DEVICE_PASS
-    cuda::store<Q, S>(as_expr(ptrs_in), as_expr(value_in), as_expr(mask_in), where);
+    cuda::store<Q, S, Ev>(as_expr(ptrs_in), as_expr(value_in), as_expr(mask_in), where);
 #else
     const EP ptrs = as_expr(ptrs_in);
     const EV value = as_expr(value_in);
@@ -263,6 +271,23 @@ template <class P, class M, class O>
 TL_HD auto load(const P& ptrs, M mask, O other, source_location where = source_location::current()) {
   return detail::load_impl(ptrs, mask, other, where);
 }
+// The same with an eviction policy last: tl::load(p, mask, other, tl::evict_last).
+template <class P, eviction E>
+  requires detail::is_operand_v<P>
+TL_HD auto load(const P& ptrs, eviction_policy<E>, source_location where = source_location::current()) {
+  return detail::load_impl<E>(ptrs, true, 0, where);
+}
+template <class P, class M, eviction E>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<M>)
+TL_HD auto load(const P& ptrs, M mask, eviction_policy<E>, source_location where = source_location::current()) {
+  return detail::load_impl<E>(ptrs, mask, 0, where);
+}
+template <class P, class M, class O, eviction E>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<M> && detail::is_operand_v<O>)
+TL_HD auto load(const P& ptrs, M mask, O other, eviction_policy<E>,
+                source_location where = source_location::current()) {
+  return detail::load_impl<E>(ptrs, mask, other, where);
+}
 
 // store(ptrs, value [, mask]): value (broadcast to the pointers' shape, converted to their
 // element type) written where mask holds.
@@ -275,6 +300,18 @@ template <class P, class V, class M>
   requires(detail::is_operand_v<P> && detail::is_operand_v<V> && detail::is_operand_v<M>)
 TL_HD void store(const P& ptrs, V value, M mask, source_location where = source_location::current()) {
   detail::store_impl(ptrs, value, mask, where);
+}
+// The same with an eviction policy last: tl::store(p, z, mask, tl::evict_first).
+template <class P, class V, eviction E>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<V>)
+TL_HD void store(const P& ptrs, V value, eviction_policy<E>, source_location where = source_location::current()) {
+  detail::store_impl<E>(ptrs, value, true, where);
+}
+template <class P, class V, class M, eviction E>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<V> && detail::is_operand_v<M>)
+TL_HD void store(const P& ptrs, V value, M mask, eviction_policy<E>,
+                 source_location where = source_location::current()) {
+  detail::store_impl<E>(ptrs, value, mask, where);
 }
 
 }  // namespace tl

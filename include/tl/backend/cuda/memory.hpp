@@ -11,6 +11,7 @@
 // declaring anything; the alignment test runs on the address.
 #pragma once
 
+#include "../../core/eviction.hpp"
 #include "../../expr/axis_info.hpp"
 #include "device_report.hpp"
 #include "staging.hpp"
@@ -18,6 +19,80 @@
 namespace tl::detail::cuda {
 
 #if TL_DEVICE_PASS
+// ---- global accesses with an L2 eviction priority (tl::evict_first / tl::evict_last) ----
+// A policy register (createpolicy) and the access with .L2::cache_hint; a plain access when
+// no policy is asked for. X is any trivially copyable type of 1, 2, 4, 8 or 16 bytes (an
+// element or a vector_of). The "memory" clobber keeps the compiler from moving the access
+// across other memory operations, as it would not move a plain one that aliases them.
+// (Not volatile: the compiler may hoist the policy out of a loop and share it.)
+template <eviction E>
+__device__ __forceinline__ std::uint64_t l2_policy() {
+  std::uint64_t p;
+  if constexpr (E == eviction::last) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+  else asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+// Before sm_80 (no cache hints) the policy is dropped.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+inline constexpr bool l2_hints = false;
+#else
+inline constexpr bool l2_hints = true;
+#endif
+template <eviction E, class X>
+__device__ __forceinline__ X global_load(const X* a) {
+  if constexpr (E == eviction::normal || !l2_hints) {
+    return *a;
+  } else {
+    static_assert(sizeof(X) == 1 || sizeof(X) == 2 || sizeof(X) == 4 || sizeof(X) == 8 || sizeof(X) == 16);
+    const std::uint64_t pol = l2_policy<E>();
+    if constexpr (sizeof(X) == 16) {
+      uint4 r;
+      asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                   : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(a), "l"(pol) : "memory");
+      return bit_cast<X>(r);
+    } else if constexpr (sizeof(X) == 8) {
+      std::uint64_t r;
+      asm volatile("ld.global.L2::cache_hint.u64 %0, [%1], %2;" : "=l"(r) : "l"(a), "l"(pol) : "memory");
+      return bit_cast<X>(r);
+    } else if constexpr (sizeof(X) == 4) {
+      std::uint32_t r;
+      asm volatile("ld.global.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(r) : "l"(a), "l"(pol) : "memory");
+      return bit_cast<X>(r);
+    } else {
+      unsigned short r;  // 8- and 16-bit loads into a 16-bit register
+      if constexpr (sizeof(X) == 2)
+        asm volatile("ld.global.L2::cache_hint.u16 %0, [%1], %2;" : "=h"(r) : "l"(a), "l"(pol) : "memory");
+      else
+        asm volatile("ld.global.L2::cache_hint.u8 %0, [%1], %2;" : "=h"(r) : "l"(a), "l"(pol) : "memory");
+      return bit_cast<X>(static_cast<std::conditional_t<sizeof(X) == 2, std::uint16_t, std::uint8_t>>(r));
+    }
+  }
+}
+template <eviction E, class X>
+__device__ __forceinline__ void global_store(X* a, const X& x) {
+  if constexpr (E == eviction::normal || !l2_hints) {
+    *a = x;
+  } else {
+    static_assert(sizeof(X) == 1 || sizeof(X) == 2 || sizeof(X) == 4 || sizeof(X) == 8 || sizeof(X) == 16);
+    const std::uint64_t pol = l2_policy<E>();
+    if constexpr (sizeof(X) == 16) {
+      const uint4 r = bit_cast<uint4>(x);
+      asm volatile("st.global.L2::cache_hint.v4.u32 [%0], {%1, %2, %3, %4}, %5;"
+                   :: "l"(a), "r"(r.x), "r"(r.y), "r"(r.z), "r"(r.w), "l"(pol) : "memory");
+    } else if constexpr (sizeof(X) == 8) {
+      asm volatile("st.global.L2::cache_hint.u64 [%0], %1, %2;" :: "l"(a), "l"(bit_cast<std::uint64_t>(x)), "l"(pol) : "memory");
+    } else if constexpr (sizeof(X) == 4) {
+      asm volatile("st.global.L2::cache_hint.u32 [%0], %1, %2;" :: "l"(a), "r"(bit_cast<std::uint32_t>(x)), "l"(pol) : "memory");
+    } else if constexpr (sizeof(X) == 2) {
+      const unsigned short r = bit_cast<std::uint16_t>(x);
+      asm volatile("st.global.L2::cache_hint.u16 [%0], %1, %2;" :: "l"(a), "h"(r), "l"(pol) : "memory");
+    } else {
+      const unsigned short r = bit_cast<std::uint8_t>(x);
+      asm volatile("st.global.L2::cache_hint.u8 [%0], %1, %2;" :: "l"(a), "h"(r), "l"(pol) : "memory");
+    }
+  }
+}
+
 // Chunks of V slots are V consecutive elements of one row, whose pointers step by one.
 template <class S, class EP, int V>
 inline constexpr bool unit_stride_chunks =
@@ -100,7 +175,7 @@ __device__ __forceinline__ std::int64_t affine_slot_offset(const std::int64_t (&
   return off;
 }
 
-template <class T, class S, class EP, class EM, class EO, class Out>
+template <class T, class S, eviction Ev = eviction::normal, class EP, class EM, class EO, class Out>
 __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_location& where, Out& out) {
   using L = layout<S>;
   using P = value_of_t<EP>;
@@ -117,7 +192,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
         if (!L::valid(t, i0)) continue;
         // One vector load into a local first: set_chunk's bit_cast straight from global memory
         // would copy byte by byte.
-        const vector_of<T, V> w = *reinterpret_cast<const vector_of<T, V>*>(o + affine_slot_offset<S>(stride, i0));
+        const vector_of<T, V> w = global_load<Ev>(reinterpret_cast<const vector_of<T, V>*>(o + affine_slot_offset<S>(stride, i0)));
         out.v.template set_chunk<V>(i0, w);
       }
       return;
@@ -152,7 +227,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
       }
     }
     if (chunk_is_vector<T, V, unit_stride_chunks<S, EP, V>>(p, m)) {
-      const vector_of<T, V> w = *reinterpret_cast<const vector_of<T, V>*>(p[0].get());
+      const vector_of<T, V> w = global_load<Ev>(reinterpret_cast<const vector_of<T, V>*>(p[0].get()));
       out.v.template set_chunk<V>(i0, w);
       if constexpr (TL_DEVICE_CHECKS) tracker.masked += V;
       continue;
@@ -167,13 +242,13 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
           continue;
         }
       }
-      out.v[i0 + k] = *p[k].get();
+      out.v[i0 + k] = global_load<Ev>(p[k].get());
     }
   }
   if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::load, where);
 }
 
-template <class Q, class S, class EP, class EV, class EM>
+template <class Q, class S, eviction Ev = eviction::normal, class EP, class EV, class EM>
 __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_location& where) {
   using L = layout<S>;
   using P = value_of_t<EP>;
@@ -193,7 +268,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
         vector_of<Q, V> w;
         TL_UNROLL
         for (int k = 0; k < V; ++k) w.x[k] = convert<Q>(x.x[k]);
-        *reinterpret_cast<vector_of<Q, V>*>(o + affine_slot_offset<S>(stride, i0)) = w;
+        global_store<Ev>(reinterpret_cast<vector_of<Q, V>*>(o + affine_slot_offset<S>(stride, i0)), w);
       }
       return;
     }
@@ -233,7 +308,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       vector_of<Q, V> w;
       TL_UNROLL
       for (int k = 0; k < V; ++k) w.x[k] = x[k];
-      *reinterpret_cast<vector_of<Q, V>*>(p[0].get()) = w;
+      global_store<Ev>(reinterpret_cast<vector_of<Q, V>*>(p[0].get()), w);
       if constexpr (TL_DEVICE_CHECKS) tracker.masked += V;
       continue;
     }
@@ -243,7 +318,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       if constexpr (TL_DEVICE_CHECKS) {
         if (!tracker.admit(i0 + k, p[k])) continue;
       }
-      *p[k].get() = x[k];
+      global_store<Ev>(p[k].get(), x[k]);
     }
   }
   if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::store, where);
