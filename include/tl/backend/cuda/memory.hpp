@@ -42,6 +42,14 @@ template <eviction E, class X>
 __device__ __forceinline__ X global_load(const X* a) {
   if constexpr (E == eviction::normal || !l2_hints) {
     return *a;
+  } else if constexpr (sizeof(X) > 16) {  // wider than one access (a chunk the vector test never passes): 16 bytes at a time
+    static_assert(sizeof(X) % 16 == 0);
+    struct alignas(16) pieces {
+      uint4 p[sizeof(X) / 16];
+    } r;
+    TL_UNROLL
+    for (int i = 0; i < int(sizeof(X) / 16); ++i) r.p[i] = global_load<E>(reinterpret_cast<const uint4*>(a) + i);
+    return bit_cast<X>(r);
   } else {
     static_assert(sizeof(X) == 1 || sizeof(X) == 2 || sizeof(X) == 4 || sizeof(X) == 8 || sizeof(X) == 16);
     const std::uint64_t pol = l2_policy<E>();
@@ -72,6 +80,14 @@ template <eviction E, class X>
 __device__ __forceinline__ void global_store(X* a, const X& x) {
   if constexpr (E == eviction::normal || !l2_hints) {
     *a = x;
+  } else if constexpr (sizeof(X) > 16) {
+    static_assert(sizeof(X) % 16 == 0);
+    struct alignas(16) pieces {
+      uint4 p[sizeof(X) / 16];
+    };
+    const pieces r = bit_cast<pieces>(x);
+    TL_UNROLL
+    for (int i = 0; i < int(sizeof(X) / 16); ++i) global_store<E>(reinterpret_cast<uint4*>(a) + i, r.p[i]);
   } else {
     static_assert(sizeof(X) == 1 || sizeof(X) == 2 || sizeof(X) == 4 || sizeof(X) == 8 || sizeof(X) == 16);
     const std::uint64_t pol = l2_policy<E>();
