@@ -6,7 +6,9 @@ namespace tl {
 // Triton's eviction_policy: a hint of how long the cache lines an access brings in should stay
 // in the L2 cache. evict_last: keep them over others (data read again soon, such as a row that
 // a second loop reads again); evict_first: let them go first (data used once). The CUDA backend
-// gives every access of the load or store that priority; the CPU backend ignores it.
+// gives every access of the load or store that priority (a loaded block that tl::dot copies to
+// shared memory itself, backend/cuda/dot_wgmma.hpp, is copied without it); the CPU backend
+// ignores it.
 enum class eviction { normal, first, last };
 template <eviction E>
 struct eviction_policy {

@@ -171,11 +171,6 @@ struct access_checker {
 namespace tl {
 namespace detail {
 
-template <class X>
-inline constexpr bool is_eviction_policy_v = false;
-template <eviction E>
-inline constexpr bool is_eviction_policy_v<eviction_policy<E>> = true;
-
 template <eviction Ev = eviction::normal, class P, class M, class O>
 TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location where) {
   using EP = as_expr_t<P>;

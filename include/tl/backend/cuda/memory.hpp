@@ -21,8 +21,8 @@ namespace tl::detail::cuda {
 #if TL_DEVICE_PASS
 // ---- global accesses with an L2 eviction priority (tl::evict_first / tl::evict_last) ----
 // A policy register (createpolicy) and the access with .L2::cache_hint; a plain access when
-// no policy is asked for. X is any trivially copyable type of 1, 2, 4, 8 or 16 bytes (an
-// element or a vector_of). The "memory" clobber keeps the compiler from moving the access
+// no policy is asked for. X is an element or a vector_of: 1, 2, 4, 8 or 16 bytes, or a
+// multiple of 16 (moved 16 bytes at a time). The "memory" clobber keeps the compiler from moving the access
 // across other memory operations, as it would not move a plain one that aliases them.
 // (Not volatile: the compiler may hoist the policy out of a loop and share it.)
 template <eviction E>
