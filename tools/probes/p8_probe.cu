@@ -1,8 +1,9 @@
 // Times puzzle 8's two-loop softmax (N0 = T = 2^14, B0 = 1, B1 = 1024) alone, as the puzzle
-// writes it and with L2 eviction priorities on its accesses (tl::evict_last on the first
+// writes it, with L2 eviction priorities on its accesses (tl::evict_last on the first
 // loop's load, whose rows the second loop reads again; tl::evict_first on the second loop's
-// load and store), each with the programs per multiprocessor given on the command line
-// (0: as many as fit). Build as p11_probe.cu says, with -DTL_NUM_WARPS=4.
+// load and store), and with the row's tiles prefetched into L2 some iterations ahead
+// (docs/performance.md, steps 35 and 36), each with the programs per multiprocessor given on
+// the command line (0: as many as fit). Build as p11_probe.cu says, with -DTL_NUM_WARPS=4.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -44,6 +45,56 @@ TL_KERNEL void softmax_hinted(tl::ptr<float> x_ptr, tl::ptr<float> z_ptr, int N0
   }
 }
 
+// Puzzle 8 with hand-written L2 prefetches (a measurement, not a tl feature): the first loop's
+// tile D1 iterations ahead, the second loop's D2 ahead (0: none). Bulk: thread 0 prefetches
+// the whole 4 KiB tile (cp.async.bulk.prefetch); else each thread one 32-byte sector.
+template <bool Bulk>
+__device__ __forceinline__ void l2_prefetch(const float* p, int tid) {
+#ifdef __CUDA_ARCH__
+  if constexpr (Bulk) {
+    if (tid == 0) asm volatile("cp.async.bulk.prefetch.L2.global [%0], 4096;" ::"l"(p) : "memory");
+  } else {
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p + tid * 8));
+  }
+#endif
+}
+template <int B0, int B1, int D1, int D2, bool Bulk>
+TL_KERNEL void softmax_prefetched(tl::ptr<float> x_ptr, tl::ptr<float> z_ptr, int N0, int T) {
+  auto block_id_i = tl::program_id(0);
+  const float log2_e = 1.44269504f;
+  auto off_i = block_id_i * B0 + tl::arange<0, B0>();
+  auto mask_i = off_i < N0;
+  auto x_max = tl::full<B0>(-tl::inf, tl::float32);
+  auto sum_x_exp = tl::zeros<B0>(tl::float32);
+  const float* row = x_ptr.base + x_ptr.offset + std::size_t(block_id_i) * T;
+  const int tid = tl::detail::cuda::thread_id();
+  if constexpr (D1 > 0)
+    for (int d = 0; d < D1; ++d) l2_prefetch<Bulk>(row + d * B1, tid);
+  for (int j : tl::range(0, T, B1)) {
+    if constexpr (D1 > 0) if (j + D1 * B1 < T) l2_prefetch<Bulk>(row + j + D1 * B1, tid);
+    auto off_j = j + tl::arange<0, B1>();
+    auto off_ij = off_i(_, None) * T + off_j(None, _);
+    auto mask_ij = mask_i(_, None) & (off_j < T)(None, _);
+    auto x = tl::load(x_ptr + off_ij, mask_ij, -tl::inf);
+    auto x_max_now = tl::maximum(x_max, tl::max<1>(x));
+    auto x_exp = tl::exp2(log2_e * (x - x_max_now(_, None)));
+    auto factor = tl::exp2(log2_e * (x_max - x_max_now));
+    sum_x_exp = sum_x_exp * factor + tl::sum<1>(x_exp);
+    x_max = x_max_now;
+  }
+  if constexpr (D2 > 0)
+    for (int d = 0; d < D2; ++d) l2_prefetch<Bulk>(row + d * B1, tid);
+  for (int j : tl::range(0, T, B1)) {
+    if constexpr (D2 > 0) if (j + D2 * B1 < T) l2_prefetch<Bulk>(row + j + D2 * B1, tid);
+    auto off_j = j + tl::arange<0, B1>();
+    auto off_ij = off_i(_, None) * T + off_j(None, _);
+    auto mask_ij = mask_i(_, None) & (off_j < T)(None, _);
+    auto x = tl::load(x_ptr + off_ij, mask_ij, 0.0f);
+    auto z = tl::exp2(log2_e * (x - x_max(_, None))) / sum_x_exp(_, None);
+    tl::store(z_ptr + off_ij, z, mask_ij);
+  }
+}
+
 using none = tl::eviction_policy<tl::eviction::normal>;
 using last = tl::eviction_policy<tl::eviction::last>;
 using first = tl::eviction_policy<tl::eviction::first>;
@@ -82,4 +133,19 @@ int main(int argc, char** argv) {
   hinted.template operator()<last, first, none>("loop1 last, loop2 first");
   hinted.template operator()<last, first, first>("loop1 last, loop2+store first");
   hinted.template operator()<none, none, first>("store first");
+  auto pf = [&]<int D1, int D2, bool Bulk>(const char* name) {
+    time(name, [&](const tl::launch_options& o) {
+      tl::launch<softmax_prefetched<1, 1024, D1, D2, Bulk>>(tl::grid(n), o, x, z, n, n);
+    });
+  };
+  pf.template operator()<0, 0, false>("pf none");
+  pf.template operator()<1, 0, false>("pf sector d1=1");
+  pf.template operator()<2, 0, false>("pf sector d1=2");
+  pf.template operator()<4, 0, false>("pf sector d1=4");
+  pf.template operator()<2, 2, false>("pf sector d1=2 d2=2");
+  pf.template operator()<1, 0, true>("pf bulk d1=1");
+  pf.template operator()<2, 0, true>("pf bulk d1=2");
+  pf.template operator()<4, 0, true>("pf bulk d1=4");
+  pf.template operator()<8, 0, true>("pf bulk d1=8");
+  pf.template operator()<4, 2, true>("pf bulk d1=4 d2=2");
 }
