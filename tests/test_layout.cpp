@@ -11,9 +11,9 @@ namespace {
 using tl::detail::cuda::layout;
 using tl::detail::cuda::threads;
 
-template <int... D>
-void check_bijection() {
-  using L = layout<tl::shape<D...>>;
+template <tl::detail::order O, int... D>
+void check_bijection_in() {
+  using L = layout<tl::shape<D...>, O>;
   std::vector<int> owners(std::size_t(L::n), 0);
   for (int t = 0; t < threads; ++t)
     for (int i = 0; i < L::slots; ++i) {
@@ -28,6 +28,11 @@ void check_bijection() {
     INFO("flat index " << f);
     CHECK(owners[f] == 1);
   }
+}
+template <int... D>
+void check_bijection() {
+  check_bijection_in<tl::detail::order::standard, D...>();
+  check_bijection_in<tl::detail::order::mma, D...>();
 }
 }  // namespace
 
@@ -61,6 +66,63 @@ TEST_CASE("the tiled layout is the mma accumulator layout, columns permuted per 
       CHECK(L::flat(t, i + 4) == f + 8 * 128);  // slot bit 2: row g + 8 of the 16-row tile
     }
   }
+}
+
+TEST_CASE("the accumulator order is the mma accumulator fragment with columns in memory order", "[layout]") {
+  using tl::detail::order;
+  using L = layout<tl::shape<128, 128>, order::mma>;
+  using Std = layout<tl::shape<128, 128>>;
+  STATIC_REQUIRE(L::vec == 2);
+  STATIC_REQUIRE(L::slots == Std::slots);
+  for (int t = 0; t < threads; ++t) {
+    const int g = t % 32 / 4, q = t % 4;
+    for (int i = 0; i < L::slots; i += 8) {
+      const std::int64_t f = L::flat(t, i);
+      const std::int64_t row = f / 128, col = f % 128;
+      CHECK(row % 8 == g);       // lane 4g + q: row g of its 8-row group ...
+      CHECK(col % 16 == 2 * q);  // ... columns 2q, 2q + 1 and 2q + 8, 2q + 9 of its 16
+      CHECK(L::flat(t, i + 1) == f + 1);
+      CHECK(L::flat(t, i + 2) == f + 8);       // slot bit 1: the second n8 tile
+      CHECK(L::flat(t, i + 4) == f + 8 * 128);  // slot bit 2: row g + 8 of the 16-row tile
+      // Same rows in both orders, slot for slot: the dot's register mapping is the same.
+      CHECK(Std::flat(t, i) / 128 == row);
+    }
+  }
+  // Only tiled shapes have the second order; what zeros, full and dot make.
+  using tl::detail::cuda::accumulator_order;
+  STATIC_REQUIRE(accumulator_order<tl::shape<64, 64>> == order::mma);
+  STATIC_REQUIRE(accumulator_order<tl::shape<1, 128, 128>> == order::mma);
+  STATIC_REQUIRE(accumulator_order<tl::shape<4, 1024>> == order::standard);
+  STATIC_REQUIRE(accumulator_order<tl::shape<128>> == order::standard);
+}
+
+TEST_CASE("register orders: what each op makes, and how an expression's order is found", "[layout]") {
+  using tl::None;
+  using tl::_;
+  using tl::detail::order;
+  using tl::detail::order_of;
+  auto acc = tl::zeros<64, 64>(tl::float32);
+  STATIC_REQUIRE(order_of<decltype(acc)>() == order::mma);
+  STATIC_REQUIRE(std::is_same_v<decltype(tl::zeros<8>(tl::float32)), tl::block<float, 8>>);  // one order only
+  STATIC_REQUIRE(order_of<decltype(tl::full<64, 64>(1.0f, tl::float32))>() == order::mma);
+  tl::block<float, 64, 64> x;
+  STATIC_REQUIRE(order_of<decltype(x)>() == order::standard);
+  auto r = tl::arange<0, 64>();
+  auto outer = r(_, None) + r(None, _);  // aranges and broadcasts: no order of their own
+  STATIC_REQUIRE(order_of<decltype(outer)>() == order::any);
+  STATIC_REQUIRE(order_of<decltype(outer + acc)>() == order::mma);  // the first operand that has one
+  STATIC_REQUIRE(order_of<decltype(x + acc)>() == order::standard);
+  STATIC_REQUIRE(order_of<decltype(acc + x)>() == order::mma);
+  STATIC_REQUIRE(order_of<decltype(tl::eval(acc * 2.0f))>() == order::mma);
+  STATIC_REQUIRE(order_of<decltype(tl::eval(outer))>() == order::standard);
+  auto a = tl::zeros<64, 32>(tl::float16);
+  auto b = tl::zeros<32, 64>(tl::float16);
+  STATIC_REQUIRE(order_of<decltype(tl::dot(a, b))>() == order::mma);      // no accumulator: the tensor cores'
+  STATIC_REQUIRE(order_of<decltype(tl::dot(a, b, x))>() == order::standard);  // the accumulator's
+  // Both hold the same values, and mix freely (on the CPU the order is only a type).
+  acc += x + 1.0f;
+  x = acc * 2.0f;
+  CHECK(x[64 * 64 - 1] == 2.0f);
 }
 
 TEST_CASE("the tiled layout puts warps on rows first: warpgroups hold 64 consecutive rows", "[layout]") {

@@ -239,3 +239,53 @@ TEST_CASE("dot operands copied by cp.async, loaded again, or from registers agre
     check_dot_sources<float, 64, 256, 128, 3>(64, 0, pad);
   }
 }
+
+// Blocks in the two register orders (core/order.hpp) meeting: an accumulator made by zeros
+// (the tensor cores' order) updated with a loaded tile (standard), dots accumulating into it
+// (B copied in memory order) and into a tl::block (B permuted), both in one expression, a
+// reduction of each kind, and a conversion.
+template <int M, int N, int K>
+TL_KERNEL void orders_kernel(tl::ptr<tl::fp16> a_ptr, tl::ptr<tl::fp16> b_ptr, tl::ptr<float> x_ptr,
+                             tl::ptr<float> z_ptr) {
+  auto m = tl::arange<0, M>();
+  auto n = tl::arange<0, N>();
+  auto k = tl::arange<0, K>();
+  auto tile = m(_, None) * N + n(None, _);
+  auto x = tl::load(x_ptr + tile);
+  auto acc = tl::zeros<M, N>(tl::float32);
+  acc += x;  // x read through shared memory
+  auto a = tl::load(a_ptr + m(_, None) * K + k(None, _));
+  auto b = tl::load(b_ptr + k(_, None) * N + n(None, _));
+  acc = tl::dot(a, b, acc);
+  tl::block<float, M, N> std_acc = x * 2.0f;
+  std_acc = tl::dot(a, b, std_acc);
+  tl::store(z_ptr + tile, acc);
+  tl::store(z_ptr + M * N + tile, std_acc - acc * 0.5f);
+  tl::store(z_ptr + 2 * M * N + m, tl::sum<1>(acc));
+  tl::store(z_ptr + 2 * M * N + M + n, tl::max<0>(acc - x));
+  const tl::block<float, M, N> converted = acc;
+  tl::store(z_ptr + 2 * M * N + M + N + tile, converted + tl::dot(a, b));
+}
+
+template <int M, int N, int K>
+void check_orders() {
+  std::vector<tl::fp16> a(std::size_t(M) * K), b(std::size_t(K) * N);
+  for (auto* v : {&a, &b})
+    for (auto& e : *v) e = static_cast<tl::fp16>(random_values(1, -1, 1)[0]);
+  auto x = random_values(std::size_t(M) * N);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> z(std::size_t(3) * M * N + M + N, NAN);
+    tl::launch<orders_kernel<M, N, K>>(tl::grid(1), o, a, b, x, z);
+    return z;
+  };
+  require_agree(run(cpu), run(cuda), 1e-4, 1e-4,
+                "register orders " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K));
+}
+
+TEST_CASE("blocks in the accumulator and the standard register orders mix, reduce and convert like the CPU's",
+          "[gpu][dot]") {
+  check_orders<64, 64, 32>();
+  check_orders<64, 128, 16>();  // B MN-major: copied 16 bytes at a time into the accumulator order
+  check_orders<64, 32, 16>();    // B K-major
+  check_orders<16, 16, 16>();
+}

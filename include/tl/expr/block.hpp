@@ -3,6 +3,11 @@
 // Loads, reductions, dot, zeros and full return blocks; elementwise arithmetic returns lazy
 // expressions that are evaluated when they become a block (or are stored). A block is what
 // a loop carries: `auto acc = tl::zeros<B0>(tl::float32); acc += tl::sum<1>(x);`.
+//
+// tl::basic_block<O, T, D...> also names the register order O the CUDA backend holds it in
+// (core/order.hpp); tl::block<T, D...> is the standard order, and tl::zeros, tl::full and
+// tl::dot make tiled blocks in the tensor cores' accumulator order. Both hold the same
+// values and mix freely in expressions: only where they meet does one go through shared memory.
 #pragma once
 
 #include "../backend/cuda/registers.hpp"
@@ -12,17 +17,22 @@
 
 namespace tl {
 
-template <class T, int... D>
-struct block : expr_base<block<T, D...>> {
+template <detail::order O, class T, int... D>
+struct basic_block : expr_base<basic_block<O, T, D...>> {
   using value_type = T;
   using shape_type = shape<D...>;
   static constexpr int rank = shape_type::rank;
   static constexpr std::int64_t size = shape_type::size;
+  static_assert(O != detail::order::any, "tl: a held block has a register order");
+  // Only tiled shapes have two orders; every other block is standard, so that one shape has one type.
+  static_assert(O == detail::order::standard || detail::cuda::tiled_shape<shape_type>,
+                "tl: only tiled blocks (2-D and more, power-of-two sizes, at least 16 x 16) have the accumulator order");
+  static constexpr detail::order register_order = O;
 
 #if TL_DEVICE_PASS
   // CUDA: this thread's slots of the block (backend/cuda/layout.hpp), and where the block
   // was staged in shared memory when an evaluation reads it through a broadcast or view.
-  using layout = detail::cuda::layout<shape_type>;
+  using layout = detail::cuda::layout<shape_type, O>;
   detail::cuda::slot_array<T, layout::slots> v;  // 16-bit elements two to a register
   const T* staged = nullptr;
 #else
@@ -30,17 +40,17 @@ struct block : expr_base<block<T, D...>> {
   T v[size > 0 ? size : 1]{};
 #endif
 
-  block() = default;
+  basic_block() = default;
 
   template <class E>
     requires detail::is_expr_v<E>
-  TL_HD block(const E& e) {  // NOLINT: implicit, so `tl::block<float, B> x = expr;` reads naturally
+  TL_HD basic_block(const E& e) {  // NOLINT: implicit, so `tl::block<float, B> x = expr;` reads naturally
     assign(e);
   }
 
   template <class E>
     requires detail::is_expr_v<E>
-  TL_HD block& operator=(const E& e) {
+  TL_HD basic_block& operator=(const E& e) {
     assign(e);
     return *this;
   }
@@ -91,25 +101,25 @@ struct block : expr_base<block<T, D...>> {
   }
 
   template <class E>
-  TL_HD block& operator+=(E e) { return update<op::add>(e); }
+  TL_HD basic_block& operator+=(E e) { return update<op::add>(e); }
   template <class E>
-  TL_HD block& operator-=(E e) { return update<op::sub>(e); }
+  TL_HD basic_block& operator-=(E e) { return update<op::sub>(e); }
   template <class E>
-  TL_HD block& operator*=(E e) { return update<op::mul>(e); }
+  TL_HD basic_block& operator*=(E e) { return update<op::mul>(e); }
   template <class E>
-  TL_HD block& operator/=(E e) { return update<op::div>(e); }
+  TL_HD basic_block& operator/=(E e) { return update<op::div>(e); }
   template <class E>
-  TL_HD block& operator%=(E e) { return update<op::mod>(e); }
+  TL_HD basic_block& operator%=(E e) { return update<op::mod>(e); }
   template <class E>
-  TL_HD block& operator&=(E e) { return update<op::bit_and>(e); }
+  TL_HD basic_block& operator&=(E e) { return update<op::bit_and>(e); }
   template <class E>
-  TL_HD block& operator|=(E e) { return update<op::bit_or>(e); }
+  TL_HD basic_block& operator|=(E e) { return update<op::bit_or>(e); }
   template <class E>
-  TL_HD block& operator^=(E e) { return update<op::bit_xor>(e); }
+  TL_HD basic_block& operator^=(E e) { return update<op::bit_xor>(e); }
   template <class E>
-  TL_HD block& operator<<=(E e) { return update<op::shl>(e); }
+  TL_HD basic_block& operator<<=(E e) { return update<op::shl>(e); }
   template <class E>
-  TL_HD block& operator>>=(E e) { return update<op::shr>(e); }
+  TL_HD basic_block& operator>>=(E e) { return update<op::shr>(e); }
 
  private:
   template <class E>
@@ -123,7 +133,7 @@ struct block : expr_base<block<T, D...>> {
       // Writing in place is safe: nodes hold copies of their operands, this block included.
 #if TL_DEVICE_PASS
       E ex = e;  // a copy whose broadcast blocks can be pointed at their staged copies
-      detail::cuda::stage<shape_type>(ex);
+      detail::cuda::stage<shape_type, O>(ex);
       const int t = detail::cuda::thread_id();
       constexpr int V = layout::vec;
       if constexpr (V > 1 && S::rank >= 1 && S::dim(S::rank - 1) % V == 0) {
@@ -132,7 +142,7 @@ struct block : expr_base<block<T, D...>> {
         TL_UNROLL
         for (int i = 0; i < layout::slots; i += V) {
           if (!layout::valid(t, i)) continue;
-          const auto w = detail::chunk_at<V>(ex, layout::coords(t, i), i);
+          const auto w = detail::operand_chunk<shape_type, O, V>(ex, layout::coords(t, i), i);
           TL_UNROLL
           for (int k = 0; k < V; ++k) v[i + k] = w.x[k];
         }
@@ -141,7 +151,7 @@ struct block : expr_base<block<T, D...>> {
         for (int i = 0; i < layout::slots; ++i) {
           if (!layout::valid(t, i)) continue;
           if constexpr (S::rank == 0) v[i] = ex.at(coord<0>{}, -1);
-          else v[i] = ex.at(layout::coords(t, i), i);
+          else v[i] = detail::operand_at<shape_type, O>(ex, layout::coords(t, i), i);
         }
       }
 #else
@@ -154,10 +164,10 @@ struct block : expr_base<block<T, D...>> {
   }
 
   template <class Op, class E>
-  TL_HD block& update(const E& e) {
+  TL_HD basic_block& update(const E& e) {
     static_assert(detail::check<error::operand_is_not_a_block_or_scalar<E, detail::is_operand_v<E>>>);
     using rhs = detail::as_expr_t<E>;
-    using node = detail::binary<Op, block, rhs>;
+    using node = detail::binary<Op, basic_block, rhs>;
     using V = typename node::value_type;
     static_assert(detail::check<error::assigned_type_differs<T, V, std::is_same_v<T, V>>>);
     if constexpr (std::is_same_v<T, V>) assign(node{{}, *this, detail::as_expr(e)});
@@ -165,22 +175,28 @@ struct block : expr_base<block<T, D...>> {
   }
 };
 
-namespace detail {
-template <class T, class S>
-struct block_of;
+// A block in the standard register order.
 template <class T, int... D>
-struct block_of<T, shape<D...>> {
-  using type = block<T, D...>;
+using block = basic_block<detail::order::standard, T, D...>;
+
+namespace detail {
+template <class T, class S, order O>
+struct block_of;
+template <class T, order O, int... D>
+struct block_of<T, shape<D...>, O> {
+  using type = basic_block<O, T, D...>;
 };
-template <class T, class S>
-using block_t = typename block_of<T, S>::type;
+// The block of element type T and shape S in order O (any: standard).
+template <class T, class S, order O = order::standard>
+using block_t = typename block_of<T, S, evaluation_order(O)>::type;
 }  // namespace detail
 
-// Evaluate an expression into a block (a value to keep across a loop, or to index twice cheaply).
+// Evaluate an expression into a block (a value to keep across a loop, or to index twice
+// cheaply), in the register order of the blocks it reads.
 template <class E>
   requires detail::is_expr_v<E>
 TL_INLINE auto eval(const E& e) {
-  return detail::block_t<detail::value_of_t<E>, detail::shape_of_t<E>>(e);
+  return detail::block_t<detail::value_of_t<E>, detail::shape_of_t<E>, detail::order_of<E>()>(e);
 }
 
 // .to(dtype) and .to(dtype, bitcast), declared on expr_base.

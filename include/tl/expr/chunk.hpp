@@ -31,14 +31,15 @@ TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<
   return chunker<E>::template get<V>(e, c, slot);
 }
 
-// Operand x of a node of shape Parent, for the chunk at c: read once when x is broadcast along
-// the last axis (a scalar, or a last axis of 1), else as a chunk of its own.
-template <class Parent, int V, class X>
+// Operand x of a node of shape Parent evaluated in order O, for the chunk at c: read once
+// when x is broadcast along the last axis (a scalar, or a last axis of 1), else as a chunk of
+// its own (by coordinate only when its order is another: operand_at says why).
+template <class Parent, order O, int V, class X>
 TL_INLINE auto operand_chunk(const X& x, const coord<Parent::rank>& c, int slot) {
   using XS = shape_of_t<X>;
   using T = value_of_t<X>;
   if constexpr (std::is_same_v<XS, Parent>) {
-    return chunk_at<V>(x, c, slot);
+    return chunk_at<V>(x, c, orders_agree(O, order_of<X>()) ? slot : -1);
   } else if constexpr (XS::rank == 0 || XS::dim(XS::rank - 1) == 1) {
     const T one = x.at(broadcast_coord<XS>(c), -1);
     chunk_t<T, V> r;
@@ -85,7 +86,7 @@ TL_INLINE chunk_t<value_of_t<N>, V> apply_to_chunks(const C&... operand) {
 }
 template <class N, int V, class... X>
 TL_INLINE auto elementwise_chunk(const coord<shape_of_t<N>::rank>& c, int slot, const X&... operand) {
-  return apply_to_chunks<N, V>(operand_chunk<shape_of_t<N>, V>(operand, c, slot)...);
+  return apply_to_chunks<N, V>(operand_chunk<shape_of_t<N>, order_of<N>(), V>(operand, c, slot)...);
 }
 
 template <class Op, class E>
@@ -167,7 +168,7 @@ struct chunker<view<E, Shape, Map>> {
     if constexpr (!keeps_chunks<Map, Shape, In, V>) {
       return element_chunker<N>::template get<V>(n, c, slot);
     } else if constexpr (std::is_same_v<Map, broadcast_map>) {
-      return operand_chunk<Shape, V>(n.e, c, -1);
+      return operand_chunk<Shape, order::any, V>(n.e, c, -1);
     } else {
       return chunk_at<V>(n.e, Map::template apply<Shape, In>(c), -1);
     }

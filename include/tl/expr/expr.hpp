@@ -13,6 +13,7 @@
 
 #include "../core/diagnostics.hpp"
 #include "../core/dtype.hpp"
+#include "../core/order.hpp"
 #include "../core/shape.hpp"
 
 namespace tl {
@@ -104,7 +105,7 @@ using operand_value_t = value_of_t<as_expr_t<T>>;
 
 template <class E, class Shape, class Map>
 struct view;
-template <class T, class S>
+template <class T, class S, order O>
 struct block_of;
 
 template <class... B>
@@ -113,12 +114,38 @@ struct bool_pack {};
 template <class... T>
 struct type_list {};
 
-// Operand x of a node of shape Parent, at the node's coordinate c. An operand of the node's
-// own shape is read at the same coordinate and register slot; a smaller one is broadcast.
-template <class Parent, class X>
+// The register order of an expression (core/order.hpp): a block's own; a node's, that of its
+// first operand of its own shape that has one; `any` for views, aranges and scalars.
+template <class E>
+constexpr order order_of();
+template <class ParentShape, class... O>
+constexpr order first_order(type_list<O...>) {
+  order r = order::any;
+  ((r = (r == order::any && std::is_same_v<typename std::remove_cvref_t<O>::shape_type, ParentShape>)
+            ? order_of<O>()
+            : r),
+   ...);
+  return r;
+}
+template <class E>
+constexpr order order_of() {
+  using X = std::remove_cvref_t<E>;
+  if constexpr (requires { X::register_order; }) return X::register_order;
+  else if constexpr (requires { X::is_view; }) return order::any;
+  else if constexpr (requires { typename X::operand_types; })
+    return first_order<typename X::shape_type>(typename X::operand_types{});
+  else return order::any;
+}
+
+// Operand x of a node of shape Parent evaluated in order O, at the node's coordinate c. An
+// operand of the node's own shape and order is read at the same coordinate and register slot;
+// one of another order at the coordinate only (the CUDA backend stages it), and a smaller
+// one is broadcast.
+template <class Parent, order O, class X>
 TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c, int slot) {
   using XS = typename X::shape_type;
-  if constexpr (std::is_same_v<XS, Parent>) return x.at(c, slot);
+  if constexpr (std::is_same_v<XS, Parent> && orders_agree(O, order_of<X>())) return x.at(c, slot);
+  else if constexpr (std::is_same_v<XS, Parent>) return x.at(c, -1);
   else return x.at(broadcast_coord<XS>(c), -1);
 }
 

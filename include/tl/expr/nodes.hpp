@@ -47,8 +47,9 @@ struct binary : expr_base<binary<Op, A, B>> {
   A a;
   B b;
   using operand_types = type_list<A, B>;
+  static constexpr order self_order = first_order<shape_type>(operand_types{});
   TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
-    return apply(operand_at<shape_type>(a, c, slot), operand_at<shape_type>(b, c, slot));
+    return apply(operand_at<shape_type, self_order>(a, c, slot), operand_at<shape_type, self_order>(b, c, slot));
   }
   template <class X, class Y>
   TL_INLINE static value_type apply(const X& x, const Y& y) {
@@ -73,13 +74,14 @@ struct pointer_offset : expr_base<pointer_offset<Op, P, O>> {
   P p;
   O o;
   using operand_types = type_list<P, O>;
+  static constexpr order self_order = first_order<shape_type>(operand_types{});
   template <class F>
   TL_INLINE void for_each_operand(F&& f) {
     f(p);
     f(o);
   }
   TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
-    return apply(operand_at<shape_type>(p, c, slot), operand_at<shape_type>(o, c, slot));
+    return apply(operand_at<shape_type, self_order>(p, c, slot), operand_at<shape_type, self_order>(o, c, slot));
   }
   template <class Off>
   TL_INLINE static value_type apply(const value_type& base, const Off& offset) {
@@ -126,9 +128,11 @@ struct select : expr_base<select<Cond, A, B>> {
   A a;
   B b;
   using operand_types = type_list<Cond, A, B>;
+  static constexpr order self_order = first_order<shape_type>(operand_types{});
   TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
-    return convert<bool>(operand_at<shape_type>(cond, c, slot)) ? convert<value_type>(operand_at<shape_type>(a, c, slot))
-                                                                 : convert<value_type>(operand_at<shape_type>(b, c, slot));
+    return convert<bool>(operand_at<shape_type, self_order>(cond, c, slot))
+               ? convert<value_type>(operand_at<shape_type, self_order>(a, c, slot))
+               : convert<value_type>(operand_at<shape_type, self_order>(b, c, slot));
   }
   // (at() reads only the chosen operand; a chunk has both at hand.)
   template <class P, class X, class Y>
@@ -169,9 +173,10 @@ struct ternary : expr_base<ternary<Fn, A, B, C>> {
   B b;
   C c;
   using operand_types = type_list<A, B, C>;
+  static constexpr order self_order = first_order<shape_type>(operand_types{});
   TL_INLINE value_type at(const coord<shape_type::rank>& i, int slot = -1) const {
-    return apply(operand_at<shape_type>(a, i, slot), operand_at<shape_type>(b, i, slot),
-                 operand_at<shape_type>(c, i, slot));
+    return apply(operand_at<shape_type, self_order>(a, i, slot), operand_at<shape_type, self_order>(b, i, slot),
+                 operand_at<shape_type, self_order>(c, i, slot));
   }
   template <class X, class Y, class Z>
   TL_INLINE static value_type apply(const X& x, const Y& y, const Z& z) {

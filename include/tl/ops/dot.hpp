@@ -132,7 +132,12 @@ TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc) {
   }
   using In = std::conditional_t<std::is_same_v<TA, double>, double,
                                 std::conditional_t<std::is_same_v<TA, std::int8_t>, std::int32_t, float>>;
-  block_t<AccT, Out> out;
+  // The result in its accumulator's register order, or (no accumulator) in the tensor cores'.
+  constexpr order out_order = [] {
+    if constexpr (std::is_void_v<Acc>) return cuda::accumulator_order<Out>;
+    else return order_of<Acc>();
+  }();
+  block_t<AccT, Out, out_order> out;
   constexpr bool tf = std::is_same_v<TA, float> && Prec == input_precision::tf32;
 #if TL_DEVICE_PASS
   // The operands may be lazy expressions: the CUDA lowering evaluates each element once,

@@ -77,9 +77,9 @@ __device__ __forceinline__ void copy_text(char* dst, const char* src, int cap) {
 
 // One load or store, as seen by one thread: which of its slots were masked in and invalid.
 // finish() is called by all threads of the program (it has barriers).
-template <class S>
+template <class S, order O>
 struct access_tracker {
-  using L = layout<S>;
+  using L = layout<S, O>;
   bool bad[L::slots] = {};
   long long offset[L::slots] = {};
   unsigned long long masked = 0, invalid = 0;

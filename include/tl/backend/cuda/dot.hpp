@@ -5,10 +5,13 @@
 // result has the tiled layout (layout.hpp) and M, N are multiples of 16, K of the instruction's
 // k. The tiled layout is the mma accumulator layout, so the accumulator never leaves the
 // registers: each thread's slots, 8 at a time, are the d registers of two m16n8 tiles (16 rows
-// x 16 columns, the columns permuted: lane q holds columns 4q..4q+3 of the group, the two
-// n8 halves columns 4q + {0,1} and 4q + {2,3}). A and B are written to shared memory, rows
-// padded so that fragment loads hit distinct banks, B's columns stored in the permuted order;
-// then each warp runs, per k step, its m tiles x n groups of mma with fragments from there.
+// x 16 columns). In the accumulator order (core/order.hpp: what tl::zeros and a dot without an
+// accumulator make) lane q holds the fragment's own columns 2q, 2q + 1, 2q + 8, 2q + 9 and B
+// is stored as in memory; in the standard order lane q holds columns 4q..4q+3 of the group,
+// the two n8 halves columns 4q + {0,1} and 4q + {2,3}, and B's columns are stored permuted
+// (permuted_column) to match. A and B are written to shared memory, rows padded so that
+// fragment loads hit distinct banks; then each warp runs, per k step, its m tiles x n groups
+// of mma with fragments from there.
 //
 // FMA: everything else (float32 with tl::ieee or tl::tf32x3, float64, int8, other shapes):
 // A and B in shared memory, each thread computes the result elements of its own slots.
@@ -138,13 +141,14 @@ __device__ __forceinline__ vector_of<value_of_t<X>, V> cells(const X& x, int t, 
     return x.v.template chunk<V>(i);
   } else {
     using S = typename X::shape_type;
+    using L = own_layout<X>;
     if constexpr (S::rank >= 1 && S::dim(S::rank - 1) % V == 0) {
       // By chunks (expr/chunk.hpp): an operand broadcast along the rows is read once per chunk.
-      return chunk_at<V>(x, layout<S>::coords(t, i), i);
+      return chunk_at<V>(x, L::coords(t, i), i);
     } else {
       vector_of<value_of_t<X>, V> w;
       TL_UNROLL
-      for (int k = 0; k < V; ++k) w.x[k] = x.at(layout<S>::coords(t, i + k), i + k);
+      for (int k = 0; k < V; ++k) w.x[k] = x.at(L::coords(t, i + k), i + k);
       return w;
     }
   }
@@ -154,7 +158,7 @@ __device__ __forceinline__ vector_of<value_of_t<X>, V> cells(const X& x, int t, 
 // stored at at(row, column - kc): the operand layouts of mma.sync and wgmma differ only there.
 template <int KC, class X, class At>
 __device__ __forceinline__ void write_a(const X& x, int K, int kc, At at) {
-  using L = layout<typename X::shape_type>;
+  using L = own_layout<X>;
   constexpr int V = L::vec;
   const int t = thread_id();
   TL_UNROLL
@@ -169,11 +173,12 @@ __device__ __forceinline__ void write_a(const X& x, int K, int kc, At at) {
 }
 
 // Rows kc .. kc + KC - 1 of each batch of B (K x N), each cell (or pair of neighbours along a
-// row, unless the layout is transposed) stored at at(batch, row - kc, permuted column).
-template <int KC, bool Transposed, class X, class At>
+// row, unless the layout is transposed) stored at at(batch, row - kc, column), the column
+// permuted (permuted_column) when the result is in the standard order.
+template <int KC, bool Transposed, bool Permuted, class X, class At>
 __device__ __forceinline__ void write_b(const X& x, int K, int N, int kc, At at) {
   using S = typename X::shape_type;
-  using L = layout<S>;
+  using L = own_layout<X>;
   constexpr int V = Transposed ? 1 : (L::vec < 2 ? L::vec : 2);
   // Said at compile time: a row index the compiler cannot bound costs a division, and (seen
   // on the tf32 wgmma dot) 19 more registers.
@@ -185,7 +190,8 @@ __device__ __forceinline__ void write_b(const X& x, int K, int N, int kc, At at)
     const std::int64_t f = L::flat(t, i);
     const int r = int(f / N), batch = batched ? r / K : 0, k = (batched ? r % K : r) - kc;
     if (unsigned(k) >= unsigned(KC)) continue;
-    auto* dst = reinterpret_cast<vector_of<value_of_t<X>, V>*>(at(batch, k, permuted_column(int(f % N))));
+    const int n = int(f % N);
+    auto* dst = reinterpret_cast<vector_of<value_of_t<X>, V>*>(at(batch, k, Permuted ? permuted_column(n) : n));
     *dst = cells<V>(x, t, i);
   }
 }
@@ -226,8 +232,8 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   using AccT = typename Out::value_type;
   constexpr int M = D::M, N = D::N, K = D::K, BA = D::BA;
   using Kind = typename mma_kind<TA, AccT, UseTf32>::type;
-  using LO = layout<typename Out::shape_type>;
-  using LA = layout<typename EA::shape_type>;
+  using LO = layout<typename Out::shape_type, Out::register_order>;
+  using LA = own_layout<EA>;
   const int t = thread_id();
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -293,7 +299,7 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
     for (int kc = 0; kc < K; kc += KC) {
       barrier();  // earlier readers of the scratch are done
       write_a<KC>(ax, K, kc, [&](int r, int c) { return A + std::int64_t(r) * lda + c; });
-      write_b<KC, bt>(bx, K, N, kc, [&](int batch, int k, int n) {  // K x N rows per batch, or N x K
+      write_b<KC, bt, !LO::mma_order>(bx, K, N, kc, [&](int batch, int k, int n) {  // K x N rows per batch, or N x K
         return B + (bt ? (std::int64_t(batch) * N + n) * ldb + k : (std::int64_t(batch) * KC + k) * ldb + n);
       });
       barrier();

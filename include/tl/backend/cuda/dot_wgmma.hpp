@@ -4,8 +4,9 @@
 // A warpgroup (4 warps) multiplies a 64-row tile of A by all of B with one wgmma.mma_async
 // per k step, both operands read by the tensor cores straight from shared memory; the
 // accumulator stays in the registers of the tiled layout, which puts the warps of a
-// warpgroup on 64 consecutive rows and is, slot for slot, wgmma's accumulator fragment (up to
-// the column permutation inside groups of 16 that B's stored columns undo).
+// warpgroup on 64 consecutive rows and is, slot for slot, wgmma's accumulator fragment: as it
+// is in the accumulator order (core/order.hpp), and up to a column permutation inside groups
+// of 16, which B's stored columns undo, in the standard order.
 //
 // Shared memory (docs/04-cuda-backend.md draws it): both operands in the hardware's swizzled
 // layouts, which a warp's 16-byte stores and the tensor cores' reads both see bank-conflict
@@ -108,10 +109,11 @@ constexpr bool a_fragment_layout() {
 // from the registers of its load: when its pointers are affine and its mask convex
 // (axis_info.hpp), and at run time the whole tile is masked in with 16-byte aligned rows, the
 // threads copy it global -> shared with cp.async, consecutive threads on consecutive chunks of
-// a row (whole cache lines per warp, no registers on the way): 16 bytes at a time for A, 4 for
-// B, whose columns are stored permuted in pairs (a K-major B, float32's, is copied cell by
-// cell into its transposed place: copy_tile_transposed). Else the load is done again into
-// registers.
+// a row (whole cache lines per warp, no registers on the way): 16 bytes at a time for A, and
+// for B when the result is in the accumulator order; 4 for B when the result is in the
+// standard order, whose columns are stored permuted in pairs (a K-major B, float32's, is
+// copied cell by cell into its transposed place: copy_tile_transposed). Else the load is done
+// again into registers.
 // The register copy the load made is then unused, and the compiler drops it.
 template <class X>
 constexpr bool async_operand() {
@@ -254,7 +256,8 @@ template <int Rows, int Cols, int Size>
 constexpr bool transposed_copy_ok = Size == 4 && Rows % 16 == 0 && Cols % (16 * (threads / 32)) == 0;
 
 // Rows x Cols 32-bit cells at from (row k at from + k * row_stride) to the K-major place
-// dst(k, stored row) of their column, whose rows are B's columns permuted (permuted_column),
+// dst(k, stored row) of their column, whose rows are B's columns, permuted (permuted_column)
+// unless the result is in the accumulator order,
 // 4 bytes per cp.async; B's rows are stored in kperm order (A from registers). A warp's lanes
 // cover 4 rows x 8 stored rows, lane l on stored row l % 8 and on row i + 4 (l / 8) of a
 // group of 16 (i = 0 .. 3 in turn): the 8 stored rows are consecutive, so the 16-byte chunks
@@ -262,20 +265,21 @@ constexpr bool transposed_copy_ok = Size == 4 && Rows % 16 == 0 && Cols % (16 * 
 // banks of one chunk: no bank conflict. In memory the 8 columns are pairs spread over 16 (the
 // permutation); the warp's next instruction reads the other 8, from lines still in L1. Each
 // group of 16 rows is one cp.async group, so that it can be waited for alone.
-template <int Rows, int Cols, class T, class Dst>
+template <int Rows, int Cols, bool Permuted, class T, class Dst>
 __device__ __forceinline__ void copy_tile_transposed(const T* from, std::int64_t row_stride, Dst dst) {
   static_assert(transposed_copy_ok<Rows, Cols, int(sizeof(T))>);
   constexpr int warps = threads / 32, groups = Cols / 8 / warps;  // groups of 8 stored rows per warp
   const int lane = thread_id() % 32, warp = thread_id() / 32;
   const int sub = lane % 8, g4 = lane / 8, s0 = warp * groups * 8;  // groups is even: s0 is a multiple of 16
-  const T* p = from + (4 * g4) * row_stride + s0 + unpermuted_column(sub);
+  const T* p = from + (4 * g4) * row_stride + s0 + (Permuted ? unpermuted_column(sub) : sub);
   TL_UNROLL
   for (int it = 0; it < Rows / 4; ++it) {
     const int k = 16 * (it / 4) + it % 4 + 4 * g4;
     TL_UNROLL
     for (int j = 0; j < groups; ++j) {
-      // stored rows s0 + 8 j + sub: columns 16 (j / 2) + unpermuted_column(8 (j % 2) + sub)
-      cp_async<4>(dst(k, s0 + 8 * j + sub), p + 16 * (j / 2) + 2 * (j % 2));
+      // stored rows s0 + 8 j + sub: columns 16 (j / 2) + unpermuted_column(8 (j % 2) + sub),
+      // or (the accumulator order) s0 + 8 j + sub
+      cp_async<4>(dst(k, s0 + 8 * j + sub), p + (Permuted ? 16 * (j / 2) + 2 * (j % 2) : 8 * j));
     }
     p += (it % 4 == 3 ? 13 : 1) * row_stride;
     if (it % 4 == 3) cp_async_commit();
@@ -322,8 +326,11 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   using T = value_of_t<EA>;
   using AccT = typename Out::value_type;
   using Kind = typename P::kind;
-  using LO = layout<typename Out::shape_type>;
+  using LO = layout<typename Out::shape_type, Out::register_order>;
   constexpr int M = P::M, N = P::N, K = P::K, KC = P::KC, W = P::W, size = P::size, piece = P::piece;
+  // B's columns as stored: in memory order for a result in the accumulator order (16-byte
+  // copies), else permuted in pairs (permuted_column) to give the standard order's registers.
+  constexpr bool permuted = !LO::mma_order;
   constexpr bool a_regs = P::a_regs;
   // A's columns in registers at once, with A from registers: 32 (puzzle 12: 156 TFLOP/s,
   // against 151 with 16 and 145 with 64; with B waited for per group, each group of A
@@ -380,14 +387,15 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
     const int kk = a_regs ? kperm(k) : k;
     return reinterpret_cast<T*>(B + (P::b_mn_major ? mn_major_offset<N>(kk, n) : kmajor_offset<W, size>(n, kk, N)));
   };
-  // B's cp.async copies of a K step (its columns are stored permuted in pairs, permuted_column:
-  // 4-byte copies).
+  // B's cp.async copies of a K step (columns permuted in pairs: 4-byte copies; else 16 bytes).
   auto copy_b = [&](int kc) {
     const T* const b_from = b_tile.origin + kc * b_tile.row_stride;
-    if constexpr (P::b_mn_major)
+    if constexpr (P::b_mn_major && permuted)
       copy_tile<KC, N, 4>(b_from, b_tile.row_stride, [&](int k, int n) { return b_at(0, k, permuted_column(n)); });
+    else if constexpr (P::b_mn_major)
+      copy_tile<KC, N, 16>(b_from, b_tile.row_stride, [&](int k, int n) { return b_at(0, k, n); });
     else if constexpr (b_copyable)
-      copy_tile_transposed<KC, N>(b_from, b_tile.row_stride, [&](int k, int s) { return b_at(0, k, s); });
+      copy_tile_transposed<KC, N, permuted>(b_from, b_tile.row_stride, [&](int k, int s) { return b_at(0, k, s); });
   };
   // With A from registers, B's first copy goes first, so that it is in flight while the
   // threads stage what A's evaluation reads, and the staging takes the step's barriers: one
@@ -415,7 +423,7 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
     if (b_tile.ok) {
       if (!first_of_a_regs) copy_b(kc);
     } else {
-      write_b<KC, !P::b_mn_major>(registers_unless<b_copyable>(b_tile, bx), K, N, kc, b_at);
+      write_b<KC, !P::b_mn_major, permuted>(registers_unless<b_copyable>(b_tile, bx), K, N, kc, b_at);
     }
     // With A from registers and B copied, B's rows are waited for 16 at a time (its copy's
     // groups), each just before the instructions that read them; else all at once.

@@ -16,6 +16,11 @@
 // A warp covers 8 rows x 16 columns per access, and its registers are exactly the
 // accumulator fragments of mma.sync and wgmma (with columns permuted inside each group of
 // 16), so a dot accumulates in place; a reduction along a row is register and lane work.
+// Tiled, accumulator order (core/order.hpp: order::mma, the blocks tl::zeros and tl::dot
+// make): the same but for columns 1..3, which are the accumulator fragment's own:
+//   column bit 0: slot bit 0           (2 consecutive columns per thread)
+//   column bits 1,2: lane bits 0,1     column bit 3: slot bit 1
+// so that B's columns need no permutation: a dot copies B 16 bytes at a time.
 //
 // Round-robin: every other block. Cut row-major into chunks of V consecutive elements
 // (V = 4 when each thread gets at least 4, else 2 or 1; 1 for rows shorter than 8 elements).
@@ -39,6 +44,7 @@
 #include <utility>
 
 #include "../../config.hpp"
+#include "../../core/order.hpp"
 #include "../../core/shape.hpp"
 
 namespace tl::detail::cuda {
@@ -61,7 +67,7 @@ struct bit_map {
   int col_slot_bits = 0;     // tiled: slot bits 3.. on column bits >= 4 (then row bits >= 4)
 };
 
-constexpr bit_map tiled_bits(int row_bits, int col_bits) {
+constexpr bit_map tiled_bits(int row_bits, int col_bits, bool mma_order) {
   bit_map m;
   m.bits = row_bits + col_bits;
   const int warp_bits = log2_exact(TL_NUM_WARPS);
@@ -70,9 +76,15 @@ constexpr bit_map tiled_bits(int row_bits, int col_bits) {
     m.thread_used |= 1u << tb;
   };
   m.src[0] = 0;
-  m.src[1] = 1;
-  thread(2, 0);
-  thread(3, 1);
+  if (mma_order) {
+    thread(1, 0);
+    thread(2, 1);
+    m.src[3] = 1;
+  } else {
+    m.src[1] = 1;
+    thread(2, 0);
+    thread(3, 1);
+  }
   for (int j = 0; j < 3; ++j) thread(col_bits + j, 2 + j);
   m.src[col_bits + 3] = 2;
   // Warps on rows first: a warp then holds whole rows (a reduction along a row stays inside
@@ -126,24 +138,34 @@ TL_INLINE constexpr std::int64_t flat_by_map(int t, int i) {
   return flat_of_bits<M>(t, i, std::make_integer_sequence<int, M.bits>{});
 }
 
+// Does shape S get the tiled layout (and so two register orders)?
 template <class S>
+inline constexpr bool tiled_shape = log2_exact(S::size) >= 0 && log2_exact(threads) >= 0 && S::rank >= 2 &&
+                                    S::dim(S::rank - 1) >= 16 && S::size / S::dim(S::rank - 1) >= 16;
+
+// The order a block of shape S made to accumulate a tl::dot gets (tl::zeros, tl::full, tl::dot).
+template <class S>
+inline constexpr order accumulator_order = tiled_shape<S> ? order::mma : order::standard;
+
+template <class S, order O = order::standard>
 struct layout {
   static constexpr std::int64_t n = S::size;
   static constexpr bool replicated = n <= 16;
   static constexpr int last = S::rank > 0 ? S::dim(S::rank - 1) : 1;
   static constexpr bool pow2 = log2_exact(n) >= 0 && log2_exact(threads) >= 0;
-  static constexpr bool tiled = pow2 && S::rank >= 2 && last >= 16 && n / last >= 16;
+  static constexpr bool tiled = tiled_shape<S>;
+  static constexpr bool mma_order = tiled && O == order::mma;  // else the standard order
   // Rows of fewer than 8 elements (rank >= 2): one element per chunk. A chunk of 4 would be a
   // whole row, so a warp's 32 chunks lie in 32 rows: aligned, that is as many cache lines per
   // warp as one element per lane (8 rows of 4), but when the rows start at odd offsets (a
   // sliding window: x[h + kh, w + kw]) each of the 4 element-by-element accesses would touch
   // 32 lines where lanes along the row touch 8.
   static constexpr bool short_rows = S::rank >= 2 && last > 1 && last < 8;
-  static constexpr int vec = tiled ? 4 : short_rows ? 1 : n >= 4LL * threads ? 4 : n >= 2LL * threads ? 2 : 1;
+  static constexpr int vec = tiled ? (mma_order ? 2 : 4) : short_rows ? 1 : n >= 4LL * threads ? 4 : n >= 2LL * threads ? 2 : 1;
   static constexpr std::int64_t chunk_stride = std::int64_t(threads) * vec;  // round-robin: elements per round
   // The bit map (power-of-two sizes; the reductions and dot use it).
   static constexpr bit_map bits = !pow2 || replicated ? bit_map{}
-                                  : tiled            ? tiled_bits(log2_exact(n / last), log2_exact(last))
+                                  : tiled            ? tiled_bits(log2_exact(n / last), log2_exact(last), mma_order)
                                                      : round_robin_bits(log2_exact(n), log2_exact(vec));
   static constexpr int slots = replicated ? int(n)
                                : pow2     ? 1 << bits.slot_bits

@@ -148,14 +148,14 @@ template <class S, int V, class EP, class EM, class P>
 __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& origin, std::int64_t (&stride)[S::rank]) {
   using T = typename P::element_type;
   coord<S::rank> c{};
-  origin = operand_at<S>(ptrs, c, -1);
+  origin = operand_at<S, order::any>(ptrs, c, -1);
   bool ok = reinterpret_cast<std::uintptr_t>(origin.get()) % (sizeof(T) * V) == 0;
   TL_UNROLL
   for (int d = 0; d < S::rank; ++d) {
     stride[d] = 0;
     if (S::dim(d) == 1) continue;
     c[d] = 1;
-    stride[d] = operand_at<S>(ptrs, c, -1).offset - origin.offset;
+    stride[d] = operand_at<S, order::any>(ptrs, c, -1).offset - origin.offset;
     c[d] = 0;
     if (d < S::rank - 1) ok = ok && stride[d] % V == 0;
   }
@@ -167,24 +167,24 @@ __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& 
       c[d] = (m >> d) & 1 ? S::dim(d) - 1 : 0;
       corner = corner && !((m >> d) & 1 && S::dim(d) == 1);
     }
-    if (corner) ok = ok && convert<bool>(operand_at<S>(mask, c, -1));
+    if (corner) ok = ok && convert<bool>(operand_at<S, order::any>(mask, c, -1));
   }
   return ok;
 }
 
 // Element offset of thread t's slot i from the origin. The layout's flat index is the OR of a
 // thread part and a slot part with disjoint bits (power-of-two sizes), so the coordinates add.
-template <class S>
+template <class S, class L>
 __device__ __forceinline__ std::int64_t affine_thread_offset(const std::int64_t (&stride)[S::rank], int t) {
-  const auto c = unravel<S>(layout<S>::flat(t, 0));
+  const auto c = unravel<S>(L::flat(t, 0));
   std::int64_t off = 0;
   TL_UNROLL
   for (int d = 0; d < S::rank; ++d) off += stride[d] * c[d];
   return off;
 }
-template <class S>
+template <class S, class L>
 __device__ __forceinline__ std::int64_t affine_slot_offset(const std::int64_t (&stride)[S::rank], int i) {
-  const auto c = unravel<S>(layout<S>::flat(0, i));  // a constant once unrolled
+  const auto c = unravel<S>(L::flat(0, i));  // a constant once unrolled
   std::int64_t off = 0;
   TL_UNROLL
   for (int d = 0; d < S::rank; ++d) off += stride[d] * c[d];
@@ -193,28 +193,29 @@ __device__ __forceinline__ std::int64_t affine_slot_offset(const std::int64_t (&
 
 template <class T, class S, eviction Ev = eviction::normal, class EP, class EM, class EO, class Out>
 __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_location& where, Out& out) {
-  using L = layout<S>;
+  constexpr order O = Out::register_order;  // the block loaded into (standard, or a dot's operand reloaded)
+  using L = layout<S, O>;
   using P = value_of_t<EP>;
   constexpr int V = L::vec;
-  stage<S>(ptrs, mask, other);
+  stage<S, O>(ptrs, mask, other);
   if constexpr (affine_access_v<S, EP, EM, T, V>) {
     P origin;
     std::int64_t stride[S::rank];
     if (affine_setup<S, V>(ptrs, mask, origin, stride)) {
       const int t = thread_id();
-      const T* o = origin.get() + affine_thread_offset<S>(stride, t);
+      const T* o = origin.get() + affine_thread_offset<S, L>(stride, t);
       TL_UNROLL
       for (int i0 = 0; i0 < L::slots; i0 += V) {
         if (!L::valid(t, i0)) continue;
         // One vector load into a local first: set_chunk's bit_cast straight from global memory
         // would copy byte by byte.
-        const vector_of<T, V> w = global_load<Ev>(reinterpret_cast<const vector_of<T, V>*>(o + affine_slot_offset<S>(stride, i0)));
+        const vector_of<T, V> w = global_load<Ev>(reinterpret_cast<const vector_of<T, V>*>(o + affine_slot_offset<S, L>(stride, i0)));
         out.v.template set_chunk<V>(i0, w);
       }
       return;
     }
   }
-  [[maybe_unused]] access_tracker<S> tracker;
+  [[maybe_unused]] access_tracker<S, O> tracker;
   const int t = thread_id();
   TL_UNROLL
   for (int i0 = 0; i0 < L::slots; i0 += V) {
@@ -223,12 +224,12 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
     if constexpr (unit_stride_chunks<S, EP, V>) {
       if (!L::valid(t, i0)) continue;
       auto c = L::coords(t, i0);
-      const P p0 = operand_at<S>(ptrs, c, i0);
+      const P p0 = operand_at<S, O>(ptrs, c, i0);
       TL_UNROLL
       for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
         p[k] = p0 + k;
-        m[k] = convert<bool>(operand_at<S>(mask, c, i0 + k));
-        if (!m[k]) out.v[i0 + k] = convert<T>(operand_at<S>(other, c, i0 + k));
+        m[k] = convert<bool>(operand_at<S, O>(mask, c, i0 + k));
+        if (!m[k]) out.v[i0 + k] = convert<T>(operand_at<S, O>(other, c, i0 + k));
       }
     } else {
       TL_UNROLL
@@ -237,9 +238,9 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
         m[k] = false;
         if (!L::valid(t, i)) continue;
         const auto c = L::coords(t, i);
-        p[k] = operand_at<S>(ptrs, c, i);
-        m[k] = convert<bool>(operand_at<S>(mask, c, i));
-        if (!m[k]) out.v[i] = convert<T>(operand_at<S>(other, c, i));
+        p[k] = operand_at<S, O>(ptrs, c, i);
+        m[k] = convert<bool>(operand_at<S, O>(mask, c, i));
+        if (!m[k]) out.v[i] = convert<T>(operand_at<S, O>(other, c, i));
       }
     }
     if (chunk_is_vector<T, V, unit_stride_chunks<S, EP, V>>(p, m)) {
@@ -254,7 +255,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
       if constexpr (TL_DEVICE_CHECKS) {
         if (!tracker.admit(i0 + k, p[k])) {
           const auto c = L::coords(t, i0 + k);
-          out.v[i0 + k] = convert<T>(operand_at<S>(other, c, i0 + k));
+          out.v[i0 + k] = convert<T>(operand_at<S, O>(other, c, i0 + k));
           continue;
         }
       }
@@ -266,30 +267,33 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
 
 template <class Q, class S, eviction Ev = eviction::normal, class EP, class EV, class EM>
 __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_location& where) {
-  using L = layout<S>;
+  // In the order of the blocks the value reads (a dot's result: the accumulator order), so
+  // that they are read from their registers.
+  constexpr order O = evaluation_order(order_of<EV>());
+  using L = layout<S, O>;
   using P = value_of_t<EP>;
   constexpr int V = L::vec;
-  stage<S>(ptrs, value, mask);
+  stage<S, O>(ptrs, value, mask);
   const int t = thread_id();
   if constexpr (affine_access_v<S, EP, EM, Q, V>) {
     P origin;
     std::int64_t stride[S::rank];
     if (affine_setup<S, V>(ptrs, mask, origin, stride)) {
-      Q* o = origin.get() + affine_thread_offset<S>(stride, t);
+      Q* o = origin.get() + affine_thread_offset<S, L>(stride, t);
       TL_UNROLL
       for (int i0 = 0; i0 < L::slots; i0 += V) {
         if (!L::valid(t, i0)) continue;
         // The values a chunk at a time (expr/chunk.hpp: one read of an operand broadcast along the rows).
-        const auto x = operand_chunk<S, V>(value, L::coords(t, i0), i0);
+        const auto x = operand_chunk<S, O, V>(value, L::coords(t, i0), i0);
         vector_of<Q, V> w;
         TL_UNROLL
         for (int k = 0; k < V; ++k) w.x[k] = convert<Q>(x.x[k]);
-        global_store<Ev>(reinterpret_cast<vector_of<Q, V>*>(o + affine_slot_offset<S>(stride, i0)), w);
+        global_store<Ev>(reinterpret_cast<vector_of<Q, V>*>(o + affine_slot_offset<S, L>(stride, i0)), w);
       }
       return;
     }
   }
-  [[maybe_unused]] access_tracker<S> tracker;
+  [[maybe_unused]] access_tracker<S, O> tracker;
   // A one-element block is held by every thread; thread 0 writes it.
   const bool writer = !L::replicated || t == 0;
   TL_UNROLL
@@ -300,12 +304,12 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
     if constexpr (unit_stride_chunks<S, EP, V>) {
       if (!L::valid(t, i0)) continue;
       auto c = L::coords(t, i0);
-      const P p0 = operand_at<S>(ptrs, c, i0);
+      const P p0 = operand_at<S, O>(ptrs, c, i0);
       TL_UNROLL
       for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
         p[k] = p0 + k;
-        m[k] = convert<bool>(operand_at<S>(mask, c, i0 + k));
-        x[k] = convert<Q>(operand_at<S>(value, c, i0 + k));
+        m[k] = convert<bool>(operand_at<S, O>(mask, c, i0 + k));
+        x[k] = convert<Q>(operand_at<S, O>(value, c, i0 + k));
       }
     } else {
       TL_UNROLL
@@ -314,10 +318,10 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
         m[k] = false;
         if (!L::valid(t, i)) continue;
         const auto c = L::coords(t, i);
-        m[k] = convert<bool>(operand_at<S>(mask, c, i));
+        m[k] = convert<bool>(operand_at<S, O>(mask, c, i));
         if (!m[k]) continue;
-        p[k] = operand_at<S>(ptrs, c, i);
-        x[k] = convert<Q>(operand_at<S>(value, c, i));
+        p[k] = operand_at<S, O>(ptrs, c, i);
+        x[k] = convert<Q>(operand_at<S, O>(value, c, i));
       }
     }
     if (chunk_is_vector<Q, V, unit_stride_chunks<S, EP, V>>(p, m)) {

@@ -198,7 +198,8 @@ template <class Red, int Axis, class S, class Kept, class E, class Out>
 __device__ void reduce_by_bits(const E& e, Out& out) {
   using T = value_of_t<E>;
   using A = typename Red::template acc<T>;
-  using L = layout<S>;
+  constexpr order O = evaluation_order(order_of<E>());  // the input read in its own order
+  using L = layout<S, O>;
   using LO = layout<typename Out::shape_type>;
   constexpr int K = S::dim(Axis);
   constexpr std::int64_t inner = [] {  // elements between two neighbours along the axis
@@ -215,7 +216,7 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
   // The input is evaluated slot by slot as it is folded, never held whole: a 128 x 128
   // expression costs the registers of its partial results only.
   E x = e;  // a copy whose broadcast blocks can be pointed at their staged copies
-  stage<S>(x);
+  stage<S, O>(x);
   const int t = thread_id();
 
   // 1. Registers: slot i (its axis slot bits zero) folds every slot i | sub, sub in those bits.
@@ -231,7 +232,7 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
     if (!L::valid(t, j)) continue;
     const int i = int(unsigned(j) & ~src.slot);
     const std::int64_t f = L::flat(t, j);
-    Red::template step<T>(part[i], idx[i], T(x.at(L::coords(t, j), j)), int((f >> lo) & (K - 1)));
+    Red::template step<T>(part[i], idx[i], T(operand_at<S, O>(x, L::coords(t, j), j)), int((f >> lo) & (K - 1)));
   }
   // 2. Lanes: per axis lane bit, a reduce-scatter step while kept slot bits are left to split
   // between the pair (scatter_plan), else a butterfly step.

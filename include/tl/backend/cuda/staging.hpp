@@ -14,24 +14,33 @@
 #include "layout.hpp"
 
 namespace tl {
-template <class T, int... D>
-struct block;
+template <detail::order O, class T, int... D>
+struct basic_block;
 }
 
 namespace tl::detail::cuda {
 
 template <class X>
 struct is_block : std::false_type {};
-template <class T, int... D>
-struct is_block<block<T, D...>> : std::true_type {};
+template <order O, class T, int... D>
+struct is_block<basic_block<O, T, D...>> : std::true_type {};
 template <class X>
   requires requires { typename X::block_type; }  // a loaded block (expr/loaded.hpp)
 struct is_block<X> : std::true_type {};
 
-// Is operand O of node X read slot for slot when X is (Id)?
+// The layout expression X is evaluated in: its shape's, in its own order (any: standard).
+template <class X>
+using own_layout = layout<shape_of_t<X>, evaluation_order(order_of<X>())>;
+
+// Is operand O of node X read slot for slot when X is (Id)? (Same shape, same order.)
 template <class X, class O, bool Id>
-inline constexpr bool operand_identity =
-    Id && !requires { X::is_view; } && std::is_same_v<typename O::shape_type, typename X::shape_type>;
+inline constexpr bool operand_identity = Id && !requires { X::is_view; } &&
+                                         std::is_same_v<typename O::shape_type, typename X::shape_type> &&
+                                         orders_agree(order_of<X>(), order_of<O>());
+
+// Is expression E read slot for slot when evaluated over shape S in order O?
+template <class E, class S, order O>
+inline constexpr bool evaluated_in_place = std::is_same_v<shape_of_t<E>, S> && orders_agree(O, order_of<E>());
 
 template <class E, bool Id>
 constexpr int staged_bytes();
@@ -46,7 +55,7 @@ template <class E, bool Id>
 constexpr int staged_bytes() {
   using X = std::remove_cvref_t<E>;
   if constexpr (is_block<X>::value) {
-    return (!Id && !layout<typename X::shape_type>::replicated) ? smem_bytes<typename X::value_type>(X::size) : 0;
+    return (!Id && !own_layout<X>::replicated) ? smem_bytes<typename X::value_type>(X::size) : 0;
   } else if constexpr (requires { typename X::operand_types; }) {
     return operands_staged_bytes<X, Id>(typename X::operand_types{});
   } else {
@@ -59,7 +68,7 @@ constexpr int staged_bytes() {
 // thread 0 writes it).
 template <class X>
 __device__ __forceinline__ void write_rows(const X& x, typename X::value_type* dst) {
-  using L = layout<typename X::shape_type>;
+  using L = own_layout<X>;
   const int t = thread_id();
   if (L::replicated && t != 0) return;
   TL_UNROLL
@@ -89,17 +98,18 @@ __device__ __forceinline__ void stage_walk(E& e, char* base, int& offset) {
   }
 }
 
-// Stages, for an evaluation over shape S, the expressions es (each read slot for slot if it
-// has shape S). Two barriers: the first lets earlier readers of the scratch finish, the
-// second makes the writes visible. Nothing to stage: no barrier, no shared memory.
-template <class S, class... E>
+// Stages, for an evaluation over shape S in order O, the expressions es (each read slot for
+// slot if it has shape S and agrees with O). Two barriers: the first lets earlier readers of
+// the scratch finish, the second makes the writes visible. Nothing to stage: no barrier, no
+// shared memory.
+template <class S, order O, class... E>
 __device__ __forceinline__ void stage(E&... es) {
-  constexpr int bytes = (0 + ... + staged_bytes<E, std::is_same_v<typename E::shape_type, S>>());
+  constexpr int bytes = (0 + ... + staged_bytes<E, evaluated_in_place<E, S, O>>());
   if constexpr (bytes > 0) {
     char* base = scratch<scratch_size(bytes)>();
     int offset = 0;
     barrier();
-    (stage_walk<std::is_same_v<typename E::shape_type, S>>(es, base, offset), ...);
+    (stage_walk<evaluated_in_place<E, S, O>>(es, base, offset), ...);
     barrier();
   }
 }
