@@ -14,40 +14,8 @@
 
 #include "p08_long_softmax.hpp"
 
-// Puzzle 8's softmax_kernel with eviction priorities: First for the first loop's load, Second
-// for the second loop's load, Store for its store.
-template <int B0, int B1, class First, class Second, class Store>
-TL_KERNEL void softmax_hinted(tl::ptr<float> x_ptr, tl::ptr<float> z_ptr, int N0, int T) {
-  auto block_id_i = tl::program_id(0);
-  const float log2_e = 1.44269504f;
-  auto off_i = block_id_i * B0 + tl::arange<0, B0>();
-  auto mask_i = off_i < N0;
-  auto x_max = tl::full<B0>(-tl::inf, tl::float32);
-  auto sum_x_exp = tl::zeros<B0>(tl::float32);
-  for (int j : tl::range(0, T, B1)) {
-    auto off_j = j + tl::arange<0, B1>();
-    auto off_ij = off_i(_, None) * T + off_j(None, _);
-    auto mask_ij = mask_i(_, None) & (off_j < T)(None, _);
-    auto x = tl::load(x_ptr + off_ij, mask_ij, -tl::inf, First{});
-    auto x_max_now = tl::maximum(x_max, tl::max<1>(x));
-    auto x_exp = tl::exp2(log2_e * (x - x_max_now(_, None)));
-    auto factor = tl::exp2(log2_e * (x_max - x_max_now));
-    sum_x_exp = sum_x_exp * factor + tl::sum<1>(x_exp);
-    x_max = x_max_now;
-  }
-  for (int j : tl::range(0, T, B1)) {
-    auto off_j = j + tl::arange<0, B1>();
-    auto off_ij = off_i(_, None) * T + off_j(None, _);
-    auto mask_ij = mask_i(_, None) & (off_j < T)(None, _);
-    auto x = tl::load(x_ptr + off_ij, mask_ij, 0.0f, Second{});
-    auto z = tl::exp2(log2_e * (x - x_max(_, None))) / sum_x_exp(_, None);
-    tl::store(z_ptr + off_ij, z, mask_ij, Store{});
-  }
-}
-
-// Puzzle 8 with hand-written L2 prefetches (a measurement, not a tl feature): the first loop's
-// tile D1 iterations ahead, the second loop's D2 ahead (0: none). Bulk: thread 0 prefetches
-// the whole 4 KiB tile (cp.async.bulk.prefetch); else each thread one 32-byte sector.
+// L2 prefetches, hand-written (a measurement, not a tl feature). Bulk: thread 0 prefetches the
+// whole 4 KiB tile (cp.async.bulk.prefetch); else each thread one 32-byte sector.
 template <bool Bulk>
 __device__ __forceinline__ void l2_prefetch(const float* p, int tid) {
 #ifdef __CUDA_ARCH__
@@ -58,8 +26,12 @@ __device__ __forceinline__ void l2_prefetch(const float* p, int tid) {
   }
 #endif
 }
-template <int B0, int B1, int D1, int D2, bool Bulk>
-TL_KERNEL void softmax_prefetched(tl::ptr<float> x_ptr, tl::ptr<float> z_ptr, int N0, int T) {
+
+// Puzzle 8's softmax_kernel with eviction priorities (First for the first loop's load, Second
+// for the second loop's load, Store for its store) and prefetches of the row's tile D1
+// iterations ahead in the first loop, D2 in the second (0: none).
+template <int B0, int B1, class First, class Second, class Store, int D1 = 0, int D2 = 0, bool Bulk = false>
+TL_KERNEL void softmax_variant(tl::ptr<float> x_ptr, tl::ptr<float> z_ptr, int N0, int T) {
   auto block_id_i = tl::program_id(0);
   const float log2_e = 1.44269504f;
   auto off_i = block_id_i * B0 + tl::arange<0, B0>();
@@ -68,30 +40,28 @@ TL_KERNEL void softmax_prefetched(tl::ptr<float> x_ptr, tl::ptr<float> z_ptr, in
   auto sum_x_exp = tl::zeros<B0>(tl::float32);
   const float* row = x_ptr.base + x_ptr.offset + std::size_t(block_id_i) * T;
   const int tid = tl::detail::cuda::thread_id();
-  if constexpr (D1 > 0)
-    for (int d = 0; d < D1; ++d) l2_prefetch<Bulk>(row + d * B1, tid);
+  for (int d = 0; d < D1; ++d) l2_prefetch<Bulk>(row + d * B1, tid);
   for (int j : tl::range(0, T, B1)) {
-    if constexpr (D1 > 0) if (j + D1 * B1 < T) l2_prefetch<Bulk>(row + j + D1 * B1, tid);
+    if (D1 > 0 && j + D1 * B1 < T) l2_prefetch<Bulk>(row + j + D1 * B1, tid);
     auto off_j = j + tl::arange<0, B1>();
     auto off_ij = off_i(_, None) * T + off_j(None, _);
     auto mask_ij = mask_i(_, None) & (off_j < T)(None, _);
-    auto x = tl::load(x_ptr + off_ij, mask_ij, -tl::inf);
+    auto x = tl::load(x_ptr + off_ij, mask_ij, -tl::inf, First{});
     auto x_max_now = tl::maximum(x_max, tl::max<1>(x));
     auto x_exp = tl::exp2(log2_e * (x - x_max_now(_, None)));
     auto factor = tl::exp2(log2_e * (x_max - x_max_now));
     sum_x_exp = sum_x_exp * factor + tl::sum<1>(x_exp);
     x_max = x_max_now;
   }
-  if constexpr (D2 > 0)
-    for (int d = 0; d < D2; ++d) l2_prefetch<Bulk>(row + d * B1, tid);
+  for (int d = 0; d < D2; ++d) l2_prefetch<Bulk>(row + d * B1, tid);
   for (int j : tl::range(0, T, B1)) {
-    if constexpr (D2 > 0) if (j + D2 * B1 < T) l2_prefetch<Bulk>(row + j + D2 * B1, tid);
+    if (D2 > 0 && j + D2 * B1 < T) l2_prefetch<Bulk>(row + j + D2 * B1, tid);
     auto off_j = j + tl::arange<0, B1>();
     auto off_ij = off_i(_, None) * T + off_j(None, _);
     auto mask_ij = mask_i(_, None) & (off_j < T)(None, _);
-    auto x = tl::load(x_ptr + off_ij, mask_ij, 0.0f);
+    auto x = tl::load(x_ptr + off_ij, mask_ij, 0.0f, Second{});
     auto z = tl::exp2(log2_e * (x - x_max(_, None))) / sum_x_exp(_, None);
-    tl::store(z_ptr + off_ij, z, mask_ij);
+    tl::store(z_ptr + off_ij, z, mask_ij, Store{});
   }
 }
 
@@ -124,7 +94,7 @@ int main(int argc, char** argv) {
   };
   auto hinted = [&]<class F, class S, class W>(const char* name) {
     time(name, [&](const tl::launch_options& o) {
-      tl::launch<softmax_hinted<1, 1024, F, S, W>>(tl::grid(n), o, x, z, n, n);
+      tl::launch<softmax_variant<1, 1024, F, S, W>>(tl::grid(n), o, x, z, n, n);
     });
   };
   time("puzzle", [&](const tl::launch_options& o) { tl::launch<softmax_kernel<1, 1024>>(tl::grid(n), o, x, z, n, n); });
@@ -135,7 +105,7 @@ int main(int argc, char** argv) {
   hinted.template operator()<none, none, first>("store first");
   auto pf = [&]<int D1, int D2, bool Bulk>(const char* name) {
     time(name, [&](const tl::launch_options& o) {
-      tl::launch<softmax_prefetched<1, 1024, D1, D2, Bulk>>(tl::grid(n), o, x, z, n, n);
+      tl::launch<softmax_variant<1, 1024, none, none, none, D1, D2, Bulk>>(tl::grid(n), o, x, z, n, n);
     });
   };
   pf.template operator()<0, 0, false>("pf none");
