@@ -39,7 +39,7 @@ TL_INLINE auto operand_chunk(const X& x, const coord<Parent::rank>& c, int slot)
   using XS = shape_of_t<X>;
   using T = value_of_t<X>;
   if constexpr (std::is_same_v<XS, Parent>) {
-    return chunk_at<V>(x, c, orders_agree(O, order_of<X>()) ? slot : -1);
+    return chunk_at<V>(x, c, read_in_place<X, Parent, O> ? slot : -1);
   } else if constexpr (XS::rank == 0 || XS::dim(XS::rank - 1) == 1) {
     const T one = x.at(broadcast_coord<XS>(c), -1);
     chunk_t<T, V> r;

@@ -131,20 +131,28 @@ template <class E>
 constexpr order order_of() {
   using X = std::remove_cvref_t<E>;
   if constexpr (requires { X::register_order; }) return X::register_order;
+  else if constexpr (requires { X::self_order; }) return X::self_order;  // a node that keeps it
   else if constexpr (requires { X::is_view; }) return order::any;
   else if constexpr (requires { typename X::operand_types; })
     return first_order<typename X::shape_type>(typename X::operand_types{});
   else return order::any;
 }
 
+// Is X, an operand of something of shape Parent evaluated in order O, read slot for slot (its
+// own shape, an order that agrees)? The one rule: evaluation (here, expr/chunk.hpp) and
+// staging (backend/cuda/staging.hpp: what is not read in place is staged) both use it.
+template <class X, class Parent, order O>
+inline constexpr bool read_in_place =
+    std::is_same_v<typename std::remove_cvref_t<X>::shape_type, Parent> && orders_agree(O, order_of<X>());
+
 // Operand x of a node of shape Parent evaluated in order O, at the node's coordinate c. An
-// operand of the node's own shape and order is read at the same coordinate and register slot;
-// one of another order at the coordinate only (the CUDA backend stages it), and a smaller
+// operand read in place is read at the same coordinate and register slot; one of the node's
+// shape in another order at the coordinate only (the CUDA backend stages it), and a smaller
 // one is broadcast.
 template <class Parent, order O, class X>
 TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c, int slot) {
   using XS = typename X::shape_type;
-  if constexpr (std::is_same_v<XS, Parent> && orders_agree(O, order_of<X>())) return x.at(c, slot);
+  if constexpr (read_in_place<X, Parent, O>) return x.at(c, slot);
   else if constexpr (std::is_same_v<XS, Parent>) return x.at(c, -1);
   else return x.at(broadcast_coord<XS>(c), -1);
 }

@@ -32,15 +32,11 @@ struct is_block<X> : std::true_type {};
 template <class X>
 using own_layout = layout<shape_of_t<X>, evaluation_order(order_of<X>())>;
 
-// Is operand O of node X read slot for slot when X is (Id)? (Same shape, same order.)
+// Is operand O of node X read slot for slot when X is (Id)? (expr.hpp's read_in_place; a
+// view's operand never is.)
 template <class X, class O, bool Id>
-inline constexpr bool operand_identity = Id && !requires { X::is_view; } &&
-                                         std::is_same_v<typename O::shape_type, typename X::shape_type> &&
-                                         orders_agree(order_of<X>(), order_of<O>());
-
-// Is expression E read slot for slot when evaluated over shape S in order O?
-template <class E, class S, order O>
-inline constexpr bool evaluated_in_place = std::is_same_v<shape_of_t<E>, S> && orders_agree(O, order_of<E>());
+inline constexpr bool operand_identity =
+    Id && !requires { X::is_view; } && read_in_place<O, typename X::shape_type, order_of<X>()>;
 
 template <class E, bool Id>
 constexpr int staged_bytes();
@@ -104,12 +100,12 @@ __device__ __forceinline__ void stage_walk(E& e, char* base, int& offset) {
 // shared memory.
 template <class S, order O, class... E>
 __device__ __forceinline__ void stage(E&... es) {
-  constexpr int bytes = (0 + ... + staged_bytes<E, evaluated_in_place<E, S, O>>());
+  constexpr int bytes = (0 + ... + staged_bytes<E, read_in_place<E, S, O>>());
   if constexpr (bytes > 0) {
     char* base = scratch<scratch_size(bytes)>();
     int offset = 0;
     barrier();
-    (stage_walk<evaluated_in_place<E, S, O>>(es, base, offset), ...);
+    (stage_walk<read_in_place<E, S, O>>(es, base, offset), ...);
     barrier();
   }
 }
