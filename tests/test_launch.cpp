@@ -95,6 +95,11 @@ TEST_CASE("bad options and misaligned buffers are refused before anything runs",
   std::vector<int> out(8, 0);
   auto bad_warps = [&] { launch<record_ids>(grid(1), {.num_warps = 3}, ptr<int>(out), 1, 1); };
   REQUIRE_THROWS_WITH(bad_warps(), Catch::Contains("num_warps is 3; it must be 1, 2, 4, 8 or 16"));
+  for (int stages : {0, -1, 9}) {
+    auto bad_stages = [&] { launch<record_ids>(grid(1), {.num_stages = stages}, ptr<int>(out), 1, 1); };
+    REQUIRE_THROWS_WITH(bad_stages(), Catch::Contains("num_stages is " + std::to_string(stages) + "; it must be 1 to 8"));
+  }
+  REQUIRE(out == std::vector<int>(8, 0));  // nothing ran
   // A buffer that starts in the middle of an int.
   ptr<int> odd(reinterpret_cast<int*>(reinterpret_cast<char*>(out.data()) + 1), 4, "odd");
   REQUIRE_THROWS_WITH(launch<record_ids>(grid(1), odd, 1, 1),
@@ -103,6 +108,9 @@ TEST_CASE("bad options and misaligned buffers are refused before anything runs",
   auto on_cuda = [&] { launch<record_ids>(grid(1), {.backend = tl::backend::cuda}, ptr<int>(out), 1, 1); };
   REQUIRE_THROWS_WITH(on_cuda(), Catch::Contains("needs the launching translation unit compiled by nvcc"));
   for (int v : out) REQUIRE(v == 0);
+  // Every valid num_stages runs (the CPU backend has no operand ring: each is the same).
+  for (int stages : {1, 2, 8}) REQUIRE(launch<record_ids>(grid(1), {.num_stages = stages}, ptr<int>(out), 1, 1).ok());
+  REQUIRE(out[0] == 3);
 }
 
 TEST_CASE("an invalid access names the kernel, the program, the op and the offsets", "[launch][check]") {

@@ -49,6 +49,11 @@ struct launch_options {
                             // many as fit). For programs that stream more data than the L2
                             // holds: fewer in flight keep what they read again in the cache.
                             // Reserves unused shared memory per program to get there.
+  int num_stages = 3;       // Triton's num_stages, 1 to 8: from 2 on, a dot in a loop whose
+                            // tiles cp.async copies (wgmma, sm_90a) also copies the next
+                            // step's while it multiplies, in two buffers of dynamic shared
+                            // memory, where they cost no occupancy (1: no copies ahead).
+                            // Tiles copied ahead do not see the loop's own stores to them.
 };
 
 inline const char* to_string(tl::backend b) { return b == tl::backend::cpu ? "cpu" : "cuda"; }
@@ -116,6 +121,8 @@ inline void check_options(const launch_options& o) {
   if (o.num_warps != 0 && o.num_warps != 1 && o.num_warps != 2 && o.num_warps != 4 && o.num_warps != 8 &&
       o.num_warps != 16)
     throw usage_error("tl::launch: num_warps is " + std::to_string(o.num_warps) + "; it must be 1, 2, 4, 8 or 16");
+  if (o.num_stages < 1 || o.num_stages > 8)
+    throw usage_error("tl::launch: num_stages is " + std::to_string(o.num_stages) + "; it must be 1 to 8");
   if (o.threads < 0) throw usage_error("tl::launch: threads is " + std::to_string(o.threads) + "; it must be >= 0");
 }
 

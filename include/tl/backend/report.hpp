@@ -57,6 +57,9 @@ struct launch_report {
   // and local memory per thread (spills, stack). 0 on the CPU backend.
   int registers = 0;
   std::int64_t local_bytes = 0;
+  // CUDA backend: the dynamic shared memory each program was given (bytes): a dot's operand
+  // ring (launch_options::num_stages >= 2) or a programs_per_sm reservation; 0 when none.
+  int dynamic_shared_bytes = 0;
 
   static constexpr std::size_t max_records = 64;
   static constexpr std::size_t lanes_per_record = 8;

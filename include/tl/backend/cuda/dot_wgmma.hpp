@@ -24,6 +24,7 @@
 // through one register quad, each waiting for the one before (docs/performance.md, step 16).
 #pragma once
 
+#include "pipeline.hpp"
 #include "wgmma_instructions.hpp"
 
 namespace tl::detail::cuda {
@@ -125,12 +126,21 @@ constexpr bool async_operand() {
   }
 }
 
-// A loaded operand's tile: its first element and its row stride (elements), when cp.async can copy it.
+// A loaded operand's tile: its first element and its row stride (elements), when cp.async can
+// copy it, and where the first element sits in its buffer (tl::ptr's offset and extent).
 template <class T>
 struct async_tile {
   const T* origin = nullptr;
   std::int64_t row_stride = 0;
   bool ok = false;
+  std::int64_t offset = 0;   // the origin's place in its buffer (elements)
+  std::int64_t extent = -1;  // the buffer's elements; -1: unknown
+  // Do rows x cols elements from `ahead` elements past the origin, rows row_stride apart, lie
+  // inside the buffer? (A tile copied ahead must: its mask is not known yet.)
+  __device__ __forceinline__ bool inside(std::int64_t ahead, int rows, int cols) const {
+    const std::int64_t first = offset + ahead;
+    return extent > 0 && row_stride > 0 && first >= 0 && first + (rows - 1) * row_stride + cols <= extent;
+  }
 };
 template <class X>
 __device__ __forceinline__ auto async_tile_of(const X& x) {
@@ -144,6 +154,8 @@ __device__ __forceinline__ auto async_tile_of(const X& x) {
       tile.ok = affine_setup<S, 16 / int(sizeof(T))>(x.ptrs, x.mask, origin, stride);
       tile.origin = origin.get();
       tile.row_stride = stride[S::rank - 2];
+      tile.offset = origin.offset;
+      tile.extent = origin.extent;
     }
   }
   return tile;
@@ -308,6 +320,9 @@ __device__ __forceinline__ std::uint64_t smem_descriptor(const void* p, int lbo,
          (std::uint64_t(swizzle) << 62);
 }
 
+// A byte offset inside a buffer as a descriptor's address field counts it (16-byte units).
+TL_INLINE constexpr std::uint64_t descriptor_offset(int bytes) { return std::uint64_t(bytes >> 4); }
+
 __device__ __forceinline__ void wgmma_fence_async_proxy() {  // generic stores -> tensor-core reads
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
@@ -381,22 +396,124 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   TL_UNROLL
   for (int mt = 0; mt < MT; ++mt) a_row[mt] = int(LO::flat(t, 8 * mt * NG) / N) & ~63;
 
-  // Where cells go in shared memory. With A from registers, B's rows are in kperm order.
-  auto a_at = [=](int r, int c) { return reinterpret_cast<T*>(A + kmajor_offset<WA, size>(r, c, M)); };
-  auto b_at = [=](int, int k, int n) {  // one batch
-    const int kk = a_regs ? kperm(k) : k;
-    return reinterpret_cast<T*>(B + (P::b_mn_major ? mn_major_offset<N>(kk, n) : kmajor_offset<W, size>(n, kk, N)));
+  // Where cells go in shared memory (operand buffers at Ab and Bb: the dot's scratch, or one of
+  // the ring's). With A from registers, B's rows are in kperm order.
+  auto a_in = [](char* Ab) {
+    return [=](int r, int c) { return reinterpret_cast<T*>(Ab + kmajor_offset<WA, size>(r, c, M)); };
   };
+  auto b_in = [](char* Bb) {
+    return [=](int, int k, int n) {  // one batch
+      const int kk = a_regs ? kperm(k) : k;
+      return reinterpret_cast<T*>(Bb + (P::b_mn_major ? mn_major_offset<N>(kk, n) : kmajor_offset<W, size>(n, kk, N)));
+    };
+  };
+  const auto a_at = a_in(A);
+  const auto b_at = b_in(B);
   // B's cp.async copies of a K step (columns permuted in pairs: 4-byte copies; else 16 bytes).
-  auto copy_b = [&](int kc) {
-    const T* const b_from = b_tile.origin + kc * b_tile.row_stride;
+  auto copy_b_to = [&](const T* b_from, char* Bb) {
+    const auto at = b_in(Bb);
     if constexpr (P::b_mn_major && permuted)
-      copy_tile<KC, N, 4>(b_from, b_tile.row_stride, [&](int k, int n) { return b_at(0, k, permuted_column(n)); });
+      copy_tile<KC, N, 4>(b_from, b_tile.row_stride, [&](int k, int n) { return at(0, k, permuted_column(n)); });
     else if constexpr (P::b_mn_major)
-      copy_tile<KC, N, 16>(b_from, b_tile.row_stride, [&](int k, int n) { return b_at(0, k, n); });
+      copy_tile<KC, N, 16>(b_from, b_tile.row_stride, [&](int k, int n) { return at(0, k, n); });
     else if constexpr (b_copyable)
-      copy_tile_transposed<KC, N, permuted>(b_from, b_tile.row_stride, [&](int k, int s) { return b_at(0, k, s); });
+      copy_tile_transposed<KC, N, permuted>(b_from, b_tile.row_stride, [&](int k, int s) { return at(0, k, s); });
   };
+  auto copy_b = [&](int kc) { copy_b_to(b_tile.origin + kc * b_tile.row_stride, B); };
+  // One K step's instructions with A and B in shared memory (at Ab and Bb), committed as one group.
+  // from_base (a ring buffer, chosen at run time): each instruction's descriptors are the
+  // buffer's plus the offset in 16-byte units (the address field does not carry over: shared
+  // addresses are below 256 KiB). Else (the static scratch) each is computed whole, which
+  // the compiler folds into constants (as a base and offsets, the tf32 kernel took 151
+  // registers instead of 126).
+  auto multiply = [&](const char* Ab, const char* Bb, bool from_base) {
+    const std::uint64_t a_base = smem_descriptor(Ab, 16, 8 * WA, WA);
+    const std::uint64_t b_base =
+        P::b_mn_major ? smem_descriptor(Bb, 1024, N / 64 * 1024, 128) : smem_descriptor(Bb, 16, 8 * W, W);
+    auto a_desc = [&](int off) { return from_base ? a_base + descriptor_offset(off) : smem_descriptor(Ab + off, 16, 8 * WA, WA); };
+    auto b_desc = [&](int off) {
+      if (from_base) return b_base + descriptor_offset(off);
+      return P::b_mn_major ? smem_descriptor(Bb + off, 1024, N / 64 * 1024, 128) : smem_descriptor(Bb + off, 16, 8 * W, W);
+    };
+    wgmma_fence();
+    TL_UNROLL
+    for (int s = 0; s < KC / Kind::k; ++s) {
+      const int kb = s * Kind::k * size;  // the instruction's first byte along K
+      TL_UNROLL
+      for (int mt = 0; mt < MT; ++mt) {
+        const std::uint64_t da = a_desc((kb / WA) * (M * WA) + a_row[mt] * WA + kb % WA);
+        TL_UNROLL
+        for (int p = 0; p < PIECES; ++p) {
+          if constexpr (P::b_mn_major) {
+            // k rows 16 s .. 16 s + 15 are two atoms along K; the piece's atoms along N follow.
+            const std::uint64_t db = b_desc((2 * s) * (N / 64 * 1024) + (p * piece / 64) * 1024);
+            wgmma<Kind, piece>::template run<0, 1>(d[mt][p], da, db, 1);
+          } else {
+            const std::uint64_t db = b_desc((kb / W) * (N * W) + p * piece * W + kb % W);
+            wgmma<Kind, piece>::run(d[mt][p], da, db, 1);
+          }
+        }
+      }
+    }
+    wgmma_commit();
+  };
+
+  // ---- one K step a call, from the operand ring (pipeline.hpp) ----
+  // This call's tiles were most likely copied by the previous call; this call copies the next
+  // step's. Used when the launch gave the ring its two buffers, both tiles are whole and
+  // copyable, and no dot of another shape owns the ring. Every instruction here is on the
+  // step's path (the issue slots of 16 warps are as busy as the tensor cores): the buffer
+  // count is a constant, the checks are few, and the descriptors are a base plus constants.
+  bool pipelined = false;
+  if constexpr (!a_regs && K == KC && P::b_mn_major && async_operand<EA>() && async_operand<EB>()) {
+    constexpr unsigned buffer = (unsigned(P::bytes(KC)) + 1023) / 1024 * 1024;
+    constexpr unsigned plan = 1u + (unsigned(M / 64 - 1) | unsigned(N / 16 - 1) << 6 | unsigned(KC / 8 - 1) << 12 |
+                                    unsigned(size) << 20 | unsigned(permuted) << 24);
+    if (ring_fits(buffer) && a_tile.ok && b_tile.ok) {
+      barrier();  // the previous call's instructions are done with the buffers; the header is settled
+      dot_ring& ring = ring_header();
+      const unsigned owner = ring.plan;
+      if (owner == 0 || owner == plan) {
+        pipelined = true;
+        const T* const a0 = a_tile.origin;
+        const T* const b0 = b_tile.origin;
+        const std::int64_t sa = a_tile.row_stride, sb = b_tile.row_stride;
+        const T* const a1 = a0 + KC;       // the next step's tiles: A's next columns,
+        const T* const b1 = b0 + KC * sb;  // B's next rows
+        // The buffer of a step: A's origin in K steps, modulo 2, so consecutive steps alternate.
+        const unsigned unit = unsigned(reinterpret_cast<std::uintptr_t>(a0) / (KC * size)) & 1u;
+        char* const here = ring_buffers() + unit * buffer;
+        char* const next = ring_buffers() + (unit ^ 1u) * buffer;
+        const ring_tag tag = ring.tags[unit];
+        const bool hit = (owner == plan) & (tag.a == a0) & (tag.b == b0) & (tag.stride_a == sa) & (tag.stride_b == sb);
+        const bool ahead = a_tile.inside(KC, M, KC) & b_tile.inside(KC * sb, KC, N);
+        auto copy_step = [&](const T* a, const T* b, char* Ab) {
+          copy_tile<M, KC, 16>(a, sa, a_in(Ab));
+          copy_b_to(b, Ab + a_bytes);
+        };
+        if (!hit) {
+          // The first call of a loop, or a loop that does not walk K one step a call: the copy
+          // in flight lands first (this thread's goes to the places its copies now go: same
+          // shape), then this step is copied too.
+          cp_async_wait_all();
+          copy_step(a0, b0, here);
+          cp_async_commit();
+        }
+        if (ahead) copy_step(a1, b1, next);
+        cp_async_commit();                  // one group a step, empty or not:
+        cp_async_wait_group(1);             // this step's tiles are in
+        if (t == 0) ring.tags[unit ^ 1u] = ahead ? ring_tag{a1, b1, sa, sb} : ring_tag{};  // read by the next call
+        wgmma_fence_async_proxy();
+        barrier();  // every thread's copies are in; every thread has read the header
+        if (t == 0 && !hit) {
+          ring.plan = plan;
+          ring.tags[unit] = ring_tag{a0, b0, sa, sb};
+        }
+        multiply(here, here + a_bytes, true);
+        wgmma_wait_all();
+      }
+    }
+  }
   // With A from registers, B's first copy goes first, so that it is in flight while the
   // threads stage what A's evaluation reads, and the staging takes the step's barriers: one
   // before (the previous dot may still read B), one that makes B and the staged blocks
@@ -413,7 +530,7 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   }
 
   TL_UNROLL
-  for (int kc = 0; kc < K; kc += KC) {
+  for (int kc = 0; kc < K && !pipelined; kc += KC) {
     const bool first_of_a_regs = a_regs && kc == 0;
     if (!first_of_a_regs) barrier();  // the previous step's (or dot's) instructions are done with the operands
     if constexpr (!a_regs) {
@@ -476,28 +593,7 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
         wgmma_commit();
       }
     } else {
-      wgmma_fence();
-      TL_UNROLL
-      for (int s = 0; s < KC / Kind::k; ++s) {
-        const int kb = s * Kind::k * size;  // the instruction's first byte along K
-        TL_UNROLL
-        for (int mt = 0; mt < MT; ++mt) {
-          const std::uint64_t da = smem_descriptor(A + (kb / WA) * (M * WA) + a_row[mt] * WA + kb % WA, 16, 8 * WA, WA);
-          TL_UNROLL
-          for (int p = 0; p < PIECES; ++p) {
-            if constexpr (P::b_mn_major) {
-              // k rows 16 s .. 16 s + 15 are two atoms along K; the piece's atoms along N follow.
-              const std::uint64_t db = smem_descriptor(B + (2 * s) * (N / 64 * 1024) + (p * piece / 64) * 1024, 1024,
-                                                       N / 64 * 1024, 128);
-              wgmma<Kind, piece>::template run<0, 1>(d[mt][p], da, db, 1);
-            } else {
-              const std::uint64_t db = smem_descriptor(B + (kb / W) * (N * W) + p * piece * W + kb % W, 16, 8 * W, W);
-              wgmma<Kind, piece>::run(d[mt][p], da, db, 1);
-            }
-          }
-        }
-      }
-      wgmma_commit();
+      multiply(A, B, false);
     }
     // Waited for at once: the next step overwrites the operands. (Leaving the last group
     // unfinished, to run on under the caller's next loads, gains nothing: ptxas waits for it

@@ -21,6 +21,7 @@
 #include "../launch_options.hpp"
 #include "device_report.hpp"
 #include "error.hpp"
+#include "pipeline.hpp"
 
 namespace tl::detail::cuda {
 
@@ -32,14 +33,18 @@ namespace tl::detail::cuda {
 #define TL_ENTRY_BOUNDS(warps) __launch_bounds__((warps) * 32)
 #endif
 // MinPrograms (= TL_MIN_PROGRAMS_PER_SM) names the bound in the symbol: translation units
-// compiled with different minimums get different kernels.
+// compiled with different minimums get different kernels. A dot's operand ring (pipeline.hpp)
+// is reset here by thread 0 (the first dot's barrier publishes it); tiles copied ahead that no
+// call used are waited for at the end.
 template <auto Kernel, int Warps, int MinPrograms, bool Checks, class... P>
 __global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, P... params) {
   if constexpr (Checks) {
     if (threadIdx.x == 0) report_slot() = report;
     __syncthreads();
   }
+  if (threadIdx.x == 0) ring_reset();
   Kernel(params...);
+  asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
 // A stable copy of a string (file names from device reports live as long as the process).
@@ -189,10 +194,16 @@ struct timing {
   }
 };
 
-// launch_options::programs_per_sm: the dynamic shared memory (unused by the program) that
-// leaves room for at most that many programs on a multiprocessor; 0 when not asked for.
-inline int reserved_shared_memory(const void* kernel, int programs_per_sm, const std::string& context) {
-  if (programs_per_sm <= 0) return 0;
+// The dynamic shared memory of each program (0: none), for two options:
+// - num_stages >= 2: a dot's operand ring (pipeline.hpp), two buffers the size of the kernel's
+//   static shared memory (whose largest user is then a dot's operand buffer), for kernels with
+//   at least ring_min_static_bytes of it (a wgmma dot's; a reduction's scratch is smaller, and
+//   memory-bound kernels keep their L1), if they fit without fewer programs on a
+//   multiprocessor than registers and static shared memory allow;
+// - programs_per_sm: unused shared memory that leaves room for at most that many programs on
+//   a multiprocessor (a ring may use it).
+inline int dynamic_shared_memory(const void* kernel, const launch_options& o, const std::string& context) {
+  if (o.programs_per_sm <= 0 && o.num_stages < 2) return 0;
   int dev = 0, per_sm = 0, per_block = 0, reserved = 0;
   TL_CUDA_CHECK(cudaGetDevice(&dev));
   TL_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
@@ -201,14 +212,26 @@ inline int reserved_shared_memory(const void* kernel, int programs_per_sm, const
   cudaFuncAttributes fa{};
   TL_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
   // Shared memory is handed out in whole units (128 bytes on sm_80/90): a program's share is
-  // rounded down to 256 so that `programs_per_sm` of them fit after the rounding up.
+  // rounded down to 256 so that the programs counted fit after the rounding up.
   const int own = (int(fa.sharedSizeBytes) + 255) / 256 * 256;
-  const int share = per_sm / programs_per_sm / 256 * 256;
-  const int bytes = std::clamp(share - reserved - own, 0, per_block - own);
-  // All of the multiprocessor's memory as shared memory, so the count works out as computed.
-  check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
-             "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
-  if (bytes > 48 * 1024)
+  int bytes = 0;
+  if (o.programs_per_sm > 0) {
+    const int share = per_sm / o.programs_per_sm / 256 * 256;
+    bytes = std::clamp(share - reserved - own, 0, per_block - own);
+    // All of the multiprocessor's memory as shared memory, so the count works out as computed.
+    check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+               "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
+  } else if (fa.sharedSizeBytes >= ring_min_static_bytes) {
+    int programs = 0;
+    TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&programs, kernel, int(fa.maxThreadsPerBlock), 0));
+    const int buffer = (int(fa.sharedSizeBytes) + 1023) / 1024 * 1024;
+    bytes = int(ring_bytes(unsigned(buffer)));
+    const int share = programs > 0 ? per_sm / programs / 256 * 256 - reserved - own : 0;
+    if (bytes > share || bytes > per_block - own) return 0;  // it would cost occupancy
+    check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+               "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
+  }
+  if (own + bytes > 48 * 1024)  // static and dynamic together beyond the default limit: asked for
     check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
                "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", __FILE__, __LINE__, context);
   return bytes;
@@ -261,15 +284,16 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   }();
   r.registers = attributes.numRegs;
   r.local_bytes = std::int64_t(attributes.localSizeBytes);
-  const int reserve = reserved_shared_memory(reinterpret_cast<const void*>(kernel), options.programs_per_sm, context);
+  const int dynamic = dynamic_shared_memory(reinterpret_cast<const void*>(kernel), options, context);
+  r.dynamic_shared_bytes = dynamic;
   if (!options.wait) {
-    std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, reserve, stream>>>(rep, p...); }, bound);
+    std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, p...); }, bound);
     check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
     return r;
   }
   timing t;
   TL_CUDA_CHECK(cudaEventRecord(t.start, stream));
-  std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, reserve, stream>>>(rep, p...); }, bound);
+  std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, p...); }, bound);
   check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
   TL_CUDA_CHECK(cudaEventRecord(t.stop, stream));
   check_call(cudaEventSynchronize(t.stop), "running the kernel", __FILE__, __LINE__,
