@@ -883,10 +883,10 @@ int main(int argc, char** argv) {
     }
     // The table, last, so the end of the output has it.
     std::cout << "\ntl-bench on " << device << " (median of " << reps << " runs each)\n";
-    std::printf("%-9s %-26s %-24s %10s %10s %-9s %-12s %7s  %-22s %s\n", "puzzle", "blocks", "size", "ms", "rate",
+    std::printf("%-10s %-34s %-24s %10s %10s %-9s %-12s %7s  %-22s %s\n", "puzzle", "blocks", "size", "ms", "rate",
                 "unit", "ceiling", "ratio", "target", "met");
     for (const auto& r : rows) {
-      std::printf("%-9s %-26s %-24s %10.4f %10.1f %-9s %-12s %7s  %-22s %s%s\n", r.c->id.c_str(), r.c->blocks.c_str(),
+      std::printf("%-10s %-34s %-24s %10.4f %10.1f %-9s %-12s %7s  %-22s %s%s\n", r.c->id.c_str(), r.c->blocks.c_str(),
                   r.c->size_text(r.c->scaled).c_str(), r.st.median, r.rate, r.c->unit.c_str(),
                   r.c->roof == ceiling::none ? "-" : (r.roof_name + " " + fmt(r.roof, 0)).c_str(),
                   r.ratio > 0 ? fmt(r.ratio, 3).c_str() : "-", r.target_text.c_str(),

@@ -1,8 +1,11 @@
 // tl-bench: the puzzles launched with 8 warps per program (Triton's num_warps=8), from their own
 // translation unit (tl_bench_8warps.cu, compiled with TL_NUM_WARPS=8). The block programs are
 // the puzzles' own; only the number of threads that share a block changes.
-//   Puzzle 11 (B0 = B1 = 128): a 128 x 128 float accumulator takes 64 registers a thread
-//   instead of 128, which leaves room for the operands.
+//   Puzzle 11 (B0 = B1 = 128) with float32 inputs: a 128 x 128 float accumulator takes 64
+//   registers a thread instead of 128, which leaves room for the operands. In fp16, where the
+//   dot copies the next K step ahead (num_stages), 4 warps are faster (519 against 418
+//   TFLOP/s: half the warps issue each step's checks and addresses): tl_bench.cu times it with
+//   4, and with 8 from here for comparison.
 //   Puzzle 10 (B0 = 32): its 256 programs are 2 per multiprocessor, and each step is a chain of
 //   dependent loads, multiplications and shuffles; 8 warps a program put twice as many of these
 //   chains on each multiprocessor (0.31 -> 0.26 ms; 16 warps: 0.29). tl-bench times it with 4
