@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -23,6 +24,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -222,6 +224,9 @@ void p11_fp16_4warps(tl::ptr<tl::fp16> x, tl::ptr<tl::fp16> y, tl::ptr<float> z,
   tl::launch<dot_kernel<128, 128, 1, 64, tl::fp16, tl::ieee>>(tl::grid(tl::cdiv(N0, 128), tl::cdiv(N1, 128), N2), o, x,
                                                               y, z, N0, N1, N2, MID);
 }
+
+// Idle time before each measurement (milliseconds; time_runs says why).
+int cooldown_ms = 1000;
 
 // Puzzle 8's programs resident per multiprocessor (launch_options::programs_per_sm; 0: no cap).
 int softmax_programs_per_sm = 0;
@@ -542,6 +547,12 @@ struct stats {
 // Runs f warmup times, then reps times between CUDA events; the median of the event times.
 template <class F>
 stats time_runs(F&& f, cudaStream_t s, int warmup, int reps) {
+  // Every measurement (a ceiling or a case) starts from an idle GPU: under sustained tensor-core
+  // work an H200 holds its power cap by lowering its clock (1980 -> 1400-1560 MHz seen), so a
+  // case timed right after another would run slower than one timed after a pause, and a ratio
+  // would depend on the order of the cases (docs/performance.md, step 44).
+  TL_CUDA_CHECK(cudaStreamSynchronize(s));
+  if (cooldown_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(cooldown_ms));
   for (int i = 0; i < warmup; ++i) f(i);
   TL_CUDA_CHECK(cudaStreamSynchronize(s));
   std::vector<cudaEvent_t> ev(2 * std::size_t(reps));
@@ -781,6 +792,8 @@ int main(int argc, char** argv) {
   app.add_option("--softmax-programs-per-sm", softmax_programs_per_sm,
                  "puzzle 8: programs resident per multiprocessor (0: as many as fit)")
       ->check(CLI::Range(0, 64));
+  app.add_option("--cooldown-ms", cooldown_ms, "idle time before each measurement, so that each starts below the power cap")
+      ->check(CLI::Range(0, 60000));
   app.add_option("--num-stages", num_stages,
                  "every launch's num_stages (1: no copies ahead of a dot's next K step)")
       ->check(CLI::Range(1, 8));
