@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tl's build needs, if any are missing. Safe to run again.
+#   tools/install-deps.sh [--tests]
 set -euo pipefail
 
 packages=(g++ cmake ninja-build catch2 libeigen3-dev libcli11-dev)
+# --tests: also what the test suite needs beyond the build: headless Chromium and zlib for the
+# access picture's screenshot test.
+if [ "${1:-}" = --tests ]; then
+  packages+=(chromium zlib1g-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -7,7 +7,7 @@
 # tests are reported as skipped. TL_CUDA=OFF tools/test.sh runs without nvcc (CPU only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/install-deps.sh
+tools/install-deps.sh --tests
 if ! command -v nvcc > /dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH="/usr/local/cuda/bin:$PATH"; fi
 cuda=${TL_CUDA:-ON}
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_WERROR=ON -DTL_CUDA="$cuda" \

@@ -4,6 +4,7 @@
 //   tl-puzzles check all                 every puzzle at its puzzle size
 //   tl-puzzles check 4 --random 20       puzzle 4, then 20 random sizes and block configurations
 //   tl-puzzles run 8 --verbose           `run` is `check`, printing the output as well
+//   tl-puzzles draw 4 -o p4.html         puzzle 4 on the CPU, every load and store drawn (HTML)
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -13,6 +14,9 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <type_traits>
+
+#include <tl/backend/cpu/access_picture.hpp>
 
 #include "harness.hpp"
 #include "puzzle_report.hpp"
@@ -52,6 +56,84 @@ bool check_one(const puzzles::puzzle& p, const puzzles::sizes& n, const puzzles:
   return o.passed();
 }
 
+// "N0=40,N1=30" into sizes (or "B0=16" into constexprs): each name must be one the puzzle uses.
+template <class T>
+bool parse_assignments(const std::string& text, const std::vector<std::string>& names, T& into, const char* what) {
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const auto eq = item.find('=');
+    const std::string name = item.substr(0, eq);
+    if (eq == std::string::npos || std::find(names.begin(), names.end(), name) == names.end()) {
+      std::string known;
+      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      std::fprintf(stderr, "tl-puzzles: '%s' is not NAME=VALUE with a %s of this puzzle (%s)\n", item.c_str(), what,
+                   known.c_str());
+      return false;
+    }
+    int value = 0;
+    try {
+      value = std::stoi(item.substr(eq + 1));
+    } catch (const std::exception&) {
+      std::fprintf(stderr, "tl-puzzles: '%s': the value is not an integer\n", item.c_str());
+      return false;
+    }
+    if (value < 1) {
+      std::fprintf(stderr, "tl-puzzles: '%s': sizes and blocks are at least 1\n", item.c_str());
+      return false;
+    }
+    if constexpr (std::is_same_v<T, puzzles::sizes>) {
+      int* fields[] = {&into.N0, &into.N1, &into.N2, &into.T, &into.MID, &into.H, &into.W};
+      const char* field_names[] = {"N0", "N1", "N2", "T", "MID", "H", "W"};
+      for (int i = 0; i < 7; ++i)
+        if (name == field_names[i]) *fields[i] = value;
+    } else {
+      int* fields[] = {&into.B0, &into.B1, &into.B2, &into.B_MID, &into.KH, &into.KW};
+      const char* field_names[] = {"B0", "B1", "B2", "B_MID", "KH", "KW"};
+      for (int i = 0; i < 6; ++i)
+        if (name == field_names[i]) *fields[i] = value;
+    }
+  }
+  return true;
+}
+
+// tl-puzzles draw: one puzzle on the CPU backend, traced, and its access picture written.
+int draw(const puzzles::puzzle& p, const std::string& sizes_text, const std::string& blocks_text, std::string output,
+         std::uint64_t seed) {
+  puzzles::request r;
+  r.n = p.puzzle_sizes;
+  r.c = p.puzzle_constexprs;
+  r.seed = seed;
+  if (!parse_assignments(sizes_text, p.size_names, r.n, "size") ||
+      !parse_assignments(blocks_text, p.constexpr_names, r.c, "block size"))
+    return 2;
+  tl::trace t;
+  r.launch.trace = &t;
+  r.launch.sequential = true;
+  const puzzles::outcome o = p.run(r);
+  std::printf("%s\n", puzzles::report::result_line(p, r, o).c_str());
+  print_indented(puzzles::report::failure_details(o));
+  if (t.accesses.empty()) {
+    std::fprintf(stderr, "tl-puzzles: the kernel made no access to draw%s\n", o.ran ? "" : " (it did not run)");
+    return 1;
+  }
+  if (output.empty()) {
+    output = "puzzle-" + p.id + ".html";
+    std::replace(output.begin(), output.end(), '/', '-');
+  }
+  try {
+    tl::picture_options opt;
+    opt.title = "puzzle " + p.id + ": " + p.title + " (" + p.sizes_text(r.n) + ", " + p.constexprs_text(r.c) + ")";
+    if (p.buffer_shapes) opt.shapes = p.buffer_shapes(r.n, r.c);
+    tl::write_access_picture(t, output, opt);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tl-puzzles: %s\n", e.what());
+    return 2;
+  }
+  std::printf("wrote %s: every load and store of the %d programs; open it in a browser\n", output.c_str(),
+              t.grid[0] * t.grid[1] * t.grid[2]);
+  return o.passed() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,7 +156,27 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "The same as check (prints the output with --verbose)");
   add_run_options(check);
   add_run_options(run);
+  std::string draw_output, draw_sizes, draw_blocks;
+  auto* draw_cmd = app.add_subcommand(
+      "draw", "Run one puzzle on the CPU and draw every load and store as an HTML page (invalid accesses in red)");
+  draw_cmd->add_option("puzzle", s.which, "A puzzle number (1-12) or a variant id such as 8/3loop")->required();
+  draw_cmd->add_option("-o,--output", draw_output, "The page to write (default: puzzle-N.html)");
+  draw_cmd->add_option("--sizes", draw_sizes, "Sizes other than the puzzle's, as N0=40,N1=30");
+  draw_cmd->add_option("--blocks", draw_blocks, "A compiled block configuration other than the puzzle's, as B0=16,B1=16");
+  draw_cmd->add_option("--seed", s.seed, "Seed of the random inputs");
   CLI11_PARSE(app, argc, argv);
+
+  if (draw_cmd->parsed()) {
+    const auto found = puzzles::find(s.which);
+    if (found.empty()) {
+      std::fprintf(stderr, "tl-puzzles: no puzzle '%s' (see tl-puzzles list)\n", s.which.c_str());
+      return 2;
+    }
+    const puzzles::puzzle* p = found.front();
+    for (const auto* q : found)
+      if (q->id == s.which) p = q;
+    return draw(*p, draw_sizes, draw_blocks, draw_output, s.seed);
+  }
 
   if (list->parsed()) {
     for (const auto& p : puzzles::all()) {

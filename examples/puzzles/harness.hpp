@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <random>
 #include <span>
 #include <string_view>
@@ -62,6 +63,9 @@ struct puzzle {
   std::string sizes_text(const sizes& n) const;
   std::string constexprs_text(const constexprs& c) const;
   std::vector<std::string> size_names, constexpr_names;  // the ones this puzzle uses
+  // The shapes of the buffers the kernel reads and writes, by name (row-major), at given sizes:
+  // how an access picture draws them (tl-puzzles draw).
+  std::function<std::map<std::string, std::vector<int>>(const sizes&, const constexprs&)> buffer_shapes;
 };
 
 const std::vector<puzzle>& all();

@@ -21,6 +21,9 @@ puzzle puzzle_04() {
   p.puzzle_constexprs = {.B0 = 32, .B1 = 32};
   p.compiled = blocks::list(constexpr_names);
   p.random_sizes = random_sizes_2d;
+  p.buffer_shapes = [](const sizes& n, const constexprs&) {
+    return std::map<std::string, std::vector<int>>{{"x", {n.N0}}, {"y", {n.N1}}, {"z", {n.N1, n.N0}}};
+  };
   p.run = [](const request& r) {
     return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];

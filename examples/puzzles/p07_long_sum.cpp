@@ -28,6 +28,9 @@ puzzle puzzle_07() {
   p.puzzle_constexprs = {.B0 = 1, .B1 = 32};
   p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 20), .T = random_int(g, 1, 500)}; };
+  p.buffer_shapes = [](const sizes& n, const constexprs&) {
+    return std::map<std::string, std::vector<int>>{{"x", {n.N0, n.T}}, {"z", {n.N0}}};
+  };
   p.run = [](const request& r) {
     return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];

@@ -57,6 +57,9 @@ static puzzle softmax_puzzle(std::string id, std::string formula) {
   p.puzzle_constexprs = {.B0 = 1, .B1 = 32};
   p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 20), .T = random_int(g, 1, 500)}; };
+  p.buffer_shapes = [](const sizes& n, const constexprs&) {
+    return std::map<std::string, std::vector<int>>{{"x", {n.N0, n.T}}, {"z", {n.N0, n.T}}};
+  };
   return p;
 }
 

@@ -37,6 +37,9 @@ puzzle puzzle_09() {
   p.puzzle_constexprs = {.B0 = 64, .B1 = 32};
   p.compiled = blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 400), .T = random_int(g, 1, 400)}; };
+  p.buffer_shapes = [](const sizes& n, const constexprs&) {
+    return std::map<std::string, std::vector<int>>{{"q", {n.N0}}, {"k", {n.T}}, {"v", {n.T}}, {"z", {n.N0}}};
+  };
   p.run = [](const request& r) {
     return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1];

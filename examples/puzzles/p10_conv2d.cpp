@@ -38,6 +38,9 @@ puzzle puzzle_10() {
   p.random_sizes = [](const constexprs&, rng& g) {
     return sizes{.N0 = random_int(g, 1, 9), .H = random_int(g, 1, 12), .W = random_int(g, 1, 12)};
   };
+  p.buffer_shapes = [](const sizes& n, const constexprs& c) {
+    return std::map<std::string, std::vector<int>>{{"x", {n.N0, n.H, n.W}}, {"k", {c.KH, c.KW}}, {"z", {n.N0, n.H, n.W}}};
+  };
   p.run = [](const request& r) {
     return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
       constexpr int KH = decltype(c)::v[0], KW = decltype(c)::v[1], B0 = decltype(c)::v[2];

@@ -38,6 +38,9 @@ puzzle puzzle_11() {
     return sizes{.N0 = random_int(g, 1, 80), .N1 = random_int(g, 1, 80), .N2 = random_int(g, 1, 4),
                  .MID = random_int(g, 1, 100)};
   };
+  p.buffer_shapes = [](const sizes& n, const constexprs&) {
+    return std::map<std::string, std::vector<int>>{{"x", {n.N2, n.N0, n.MID}}, {"y", {n.N2, n.MID, n.N1}}, {"z", {n.N2, n.N0, n.N1}}};
+  };
   p.run = [](const request& r) {
     return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
           constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1], B2 = decltype(c)::v[2], B_MID = decltype(c)::v[3];

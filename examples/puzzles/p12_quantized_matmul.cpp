@@ -40,6 +40,9 @@ puzzle puzzle_12() {
   p.random_sizes = [](const constexprs&, rng& g) {
     return sizes{.N0 = random_int(g, 1, 80), .N1 = random_int(g, 1, 80), .MID = 64 * random_int(g, 1, 3)};
   };
+  p.buffer_shapes = [](const sizes& n, const constexprs&) {
+    return std::map<std::string, std::vector<int>>{{"scale", {n.N0, n.MID / GROUP}}, {"offset", {n.N0, n.MID / 64}}, {"weight", {n.N0, n.MID / FPINT}}, {"activation", {n.MID, n.N1}}, {"z", {n.N0, n.N1}}};
+  };
   p.run = [](const request& r) {
     return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
           constexpr int B0 = decltype(c)::v[0], B1 = decltype(c)::v[1], B_MID = decltype(c)::v[2];
