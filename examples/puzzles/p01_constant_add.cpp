@@ -1,6 +1,6 @@
 // Puzzle 1: constant add. Spec and checker setup; the kernel is in p01_constant_add.hpp.
 #include "harness.hpp"
-#include "p01_constant_add.hpp"
+#include <p01_constant_add.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 static std::vector<double> add_spec(const std::vector<float>& x) {
   std::vector<double> z(x.size());

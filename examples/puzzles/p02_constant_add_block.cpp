@@ -1,6 +1,6 @@
 // Puzzle 2: constant add block. Spec and checker setup; the kernel is in p02_constant_add_block.hpp.
 #include "harness.hpp"
-#include "p02_constant_add_block.hpp"
+#include <p02_constant_add_block.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 static std::vector<double> add2_spec(const std::vector<float>& x) {
   std::vector<double> z(x.size());

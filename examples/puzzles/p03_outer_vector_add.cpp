@@ -1,6 +1,6 @@
 // Puzzle 3: outer vector add. Spec and checker setup; the kernel is in p03_outer_vector_add.hpp.
 #include "harness.hpp"
-#include "p03_outer_vector_add.hpp"
+#include <p03_outer_vector_add.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 namespace {
 // The compile-time parameters, in the order of the configurations compiled below.

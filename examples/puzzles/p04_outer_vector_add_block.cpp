@@ -1,6 +1,6 @@
 // Puzzle 4: outer vector add block. Spec and checker setup; the kernel is in p04_outer_vector_add_block.hpp.
 #include "harness.hpp"
-#include "p04_outer_vector_add_block.hpp"
+#include <p04_outer_vector_add_block.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 namespace {
 // The compile-time parameters, in the order of the configurations compiled below.

@@ -1,6 +1,6 @@
 // Puzzle 5: fused outer multiplication. Spec and checker setup; the kernel is in p05_fused_outer_multiplication.hpp.
 #include "harness.hpp"
-#include "p05_fused_outer_multiplication.hpp"
+#include <p05_fused_outer_multiplication.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 namespace {
 // The compile-time parameters, in the order of the configurations compiled below.

@@ -1,6 +1,6 @@
 // Puzzle 6: fused outer multiplication, backwards. Spec and checker setup; the kernel is in p06_fused_outer_multiplication_backwards.hpp.
 #include "harness.hpp"
-#include "p06_fused_outer_multiplication_backwards.hpp"
+#include <p06_fused_outer_multiplication_backwards.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 static std::vector<double> mul_relu_block_back_spec(const std::vector<float>& x, const std::vector<float>& y,
                                                     const std::vector<float>& dz) {

@@ -1,6 +1,6 @@
 // Puzzle 7: long sum. Spec and checker setup; the kernel is in p07_long_sum.hpp.
 #include "harness.hpp"
-#include "p07_long_sum.hpp"
+#include <p07_long_sum.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 static std::vector<double> sum_spec(const std::vector<float>& x, int n0, int t) {
   std::vector<double> z(n0, 0.0);

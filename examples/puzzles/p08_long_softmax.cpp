@@ -1,6 +1,6 @@
 // Puzzle 8: long softmax. Spec and checker setup; the kernel is in p08_long_softmax.hpp.
 #include "harness.hpp"
-#include "p08_long_softmax.hpp"
+#include <p08_long_softmax.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 static std::vector<double> softmax_spec(const std::vector<float>& x, int n0, int t) {
   std::vector<double> z(x.size());

@@ -1,6 +1,6 @@
 // Puzzle 9: simple flash attention. Spec and checker setup; the kernel is in p09_simple_flash_attention.hpp.
 #include "harness.hpp"
-#include "p09_simple_flash_attention.hpp"
+#include <p09_simple_flash_attention.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 static std::vector<double> flashatt_spec(const std::vector<float>& q, const std::vector<float>& k,
                                          const std::vector<float>& v) {

@@ -1,6 +1,6 @@
 // Puzzle 10: two-dimensional convolution. Spec and checker setup; the kernel is in p10_conv2d.hpp.
 #include "harness.hpp"
-#include "p10_conv2d.hpp"
+#include <p10_conv2d.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 static std::vector<double> conv2d_spec(const std::vector<float>& x, const std::vector<float>& k, int n0, int h,
                                        int w, int kh, int kw) {

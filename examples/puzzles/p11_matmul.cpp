@@ -1,6 +1,6 @@
 // Puzzle 11: matrix multiplication. Spec and checker setup; the kernel is in p11_matmul.hpp.
 #include "harness.hpp"
-#include "p11_matmul.hpp"
+#include <p11_matmul.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 static std::vector<double> dot_spec(const std::vector<float>& x, const std::vector<float>& y, int n0, int n1, int n2,
                                     int mid) {

@@ -1,6 +1,6 @@
 // Puzzle 12: quantized matrix multiplication. Spec and checker setup; the kernel is in p12_quantized_matmul.hpp.
 #include "harness.hpp"
-#include "p12_quantized_matmul.hpp"
+#include <p12_quantized_matmul.hpp>  // the kernel: found by the include path (CMakeLists.txt)
 
 static std::vector<double> quant_dot_spec(const std::vector<float>& scale, const std::vector<int>& offset,
                                           const std::vector<int>& weight, const std::vector<float>& activation,
