@@ -183,6 +183,24 @@ TEST_CASE("print_if prints in the programs its condition selects, with the id in
   REQUIRE(captured.str() == "pid (1, 0, 0) x [1, 2, 3, 4]\n");
 }
 
+namespace {
+TL_KERNEL void stops_where_asked(ptr<float> x) {
+  auto v = load(x + arange<0, 4>());
+  breakpoint_if("=1");        // program 1 only
+  breakpoint_if(">=1,=0");    // programs 1 and 2 (axis 1 is 0 everywhere here)
+  store(x + arange<0, 4>(), v);
+}
+TL_KERNEL void bad_breakpoint(ptr<float>) { breakpoint_if("x1"); }
+}  // namespace
+
+TEST_CASE("breakpoint_if calls the debugger's hook in the programs its condition selects", "[debug]") {
+  std::vector<float> x{1, 2, 3, 4};
+  const long before = breakpoint_stops();
+  launch<stops_where_asked>(grid(3), x);
+  REQUIRE(breakpoint_stops() - before == 3);
+  REQUIRE_THROWS_WITH(launch<bad_breakpoint>(grid(1), x), Catch::Contains("tl::breakpoint_if: bad condition 'x1'"));
+}
+
 TEST_CASE("program-id conditions", "[debug]") {
   const int pid[3] = {0, 1, 2};
   REQUIRE(detail::pid_condition_holds("", pid));

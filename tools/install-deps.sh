@@ -5,9 +5,9 @@ set -euo pipefail
 
 packages=(g++ cmake ninja-build catch2 libeigen3-dev libcli11-dev)
 # --tests: also what the test suite needs beyond the build: headless Chromium and zlib for the
-# access picture's screenshot test.
+# access picture's screenshot test, gdb for the breakpoint test.
 if [ "${1:-}" = --tests ]; then
-  packages+=(chromium zlib1g-dev)
+  packages+=(chromium zlib1g-dev gdb)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -1,10 +1,13 @@
-// tl/ops/debug.hpp: device_print, print_if (program-id conditions), device_assert.
+// tl/ops/debug.hpp: device_print, print_if and breakpoint_if (program-id conditions),
+// device_assert.
 //
 //   tl::device_print("x", x);          "pid (0, 1, 0) x [0.5, 0.25]" (the whole block)
 //   tl::print_if("=0,>1", "x", x);     only in programs with pid0 == 0 and pid1 > 1
+//   tl::breakpoint_if("=2");           CPU: stops in gdb (`break tl_breakpoint`) in program 2
 //   tl::device_assert(x >= 0, "x must be non-negative");
 #pragma once
 
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -97,13 +100,13 @@ TL_HD inline int pid_condition(const char* conds, const int pid[3]) {
 }
 
 // Host: the same, with a parse error thrown as tl::usage_error.
-inline bool pid_condition_holds(const char* conds, const int pid[3]) {
+inline bool pid_condition_holds(const char* conds, const int pid[3], const char* who = "tl::print_if") {
   const int r = pid_condition(conds, pid);
   if (r == -1)
-    throw usage_error(std::string("tl::print_if: bad condition '") + conds +
+    throw usage_error(std::string(who) + ": bad condition '" + conds +
                       "': each part is an operator (= != < <= > >=) and a number, e.g. \"=0,>1\"");
-  if (r == -2) throw usage_error(std::string("tl::print_if: bad condition '") + conds + "': number expected");
-  if (r == -3) throw usage_error(std::string("tl::print_if: bad operator in '") + conds + "'");
+  if (r == -2) throw usage_error(std::string(who) + ": bad condition '" + conds + "': number expected");
+  if (r == -3) throw usage_error(std::string(who) + ": bad operator in '" + conds + "'");
   return r == 1;
 }
 
@@ -188,6 +191,51 @@ TL_HD void print_if(const char* conds, const A&... args) {
   if (r == 1) device_print(args...);
 #else
   if (detail::pid_condition_holds(conds, pid)) device_print(args...);
+#endif
+}
+
+// What a breakpoint_if that fired passes to the hook (CPU backend).
+struct breakpoint_info {
+  int program[3] = {0, 0, 0};
+  const char* condition = "";
+  source_location where;
+};
+
+namespace detail {
+inline std::atomic<long>& breakpoint_counter() {
+  static std::atomic<long> n{0};
+  return n;
+}
+}  // namespace detail
+
+// How many times a breakpoint_if fired in this process (CPU backend).
+inline long breakpoint_stops() { return detail::breakpoint_counter().load(); }
+
+}  // namespace tl
+
+// The hook a debugger stops in (CPU backend): `gdb -ex 'break tl_breakpoint' --args ./program`;
+// `print *info` says which program and line, and `frame 2` is the kernel, with its blocks in
+// scope (`print x`; frame 1 is breakpoint_if). Not inlined, and kept: its asm tells the compiler it has an effect.
+extern "C" [[gnu::noinline]] inline void tl_breakpoint(const tl::breakpoint_info* info) {
+  tl::detail::breakpoint_counter().fetch_add(1, std::memory_order_relaxed);
+  asm volatile("" ::"r"(info) : "memory");
+}
+
+namespace tl {
+
+// Calls tl_breakpoint in the programs whose ids satisfy `conds` (as print_if's: "=2", "=0,>1"),
+// so that a debugger stops there and only there (Triton users put `breakpoint()` under an `if`
+// on tl.program_id in the interpreter). On the CUDA backend it does nothing: cuda-gdb breaks on
+// the kernel's source lines itself (`break file.hpp:LINE if blockIdx.x == 2`).
+TL_HD inline void breakpoint_if(const char* conds, source_location where = source_location::current()) {
+#if TL_DEVICE_PASS
+  (void)conds;
+  (void)where;
+#else
+  const int pid[3] = {program_id(0), program_id(1), program_id(2)};
+  if (!detail::pid_condition_holds(conds, pid, "tl::breakpoint_if")) return;
+  const breakpoint_info info{{pid[0], pid[1], pid[2]}, conds, where};
+  tl_breakpoint(&info);
 #endif
 }
 
