@@ -129,8 +129,9 @@ int draw(const puzzles::puzzle& p, const std::string& sizes_text, const std::str
     std::fprintf(stderr, "tl-puzzles: %s\n", e.what());
     return 2;
   }
-  std::printf("wrote %s: every load and store of the %d programs; open it in a browser\n", output.c_str(),
-              t.grid[0] * t.grid[1] * t.grid[2]);
+  const int programs = t.grid[0] * t.grid[1] * t.grid[2];
+  std::printf("wrote %s: every load and store of the %d program%s; open it in a browser\n", output.c_str(), programs,
+              programs == 1 ? "" : "s");
   return o.passed() ? 0 : 1;
 }
 
