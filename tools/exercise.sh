@@ -55,11 +55,16 @@ case $command in
     mine="$work/$(basename "$skeleton")"
     [ -f "$mine" ] || { echo "exercise.sh: puzzle $n is not started: tools/exercise.sh start $n" >&2; exit 2; }
     if [ ! -f "$build/CMakeCache.txt" ]; then
-      tools/install-deps.sh
       echo "configuring $build (once)"
       mkdir -p "$build"
+      prefix=()  # dependencies bundled by tools/bundle-deps.sh, where there are
+      [ -d .deps/prefix ] && prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/prefix")
       cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_CUDA=OFF -DTL_BUILD_TESTS=OFF \
-        -DTL_MY_PUZZLES="$work" > "$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 2; }
+        -DTL_MY_PUZZLES="$work" "${prefix[@]}" > "$build/configure.log" 2>&1 || {
+        cat "$build/configure.log"
+        echo "exercise.sh: configuring failed; tools/setup.sh installs what the build needs"
+        exit 2
+      }
     fi
     echo "building (only what changed)"
     if ! cmake --build "$build" --target tl-my-puzzles > "$build/build.log" 2>&1; then
