@@ -146,16 +146,19 @@ __global__ void occupancy_probe_kernel(float* x) {
 
 TEST_CASE("programs_per_sm caps the programs a multiprocessor runs at once, and results stay the same",
           "[gpu][launch]") {
+  cudaFuncAttributes probe_attributes{};
+  TL_CUDA_CHECK(cudaFuncGetAttributes(&probe_attributes, reinterpret_cast<const void*>(&occupancy_probe_kernel)));
   for (int cap : {1, 2, 3, 5, 8}) {
-    const int bytes = tl::detail::cuda::dynamic_shared_memory(reinterpret_cast<const void*>(&occupancy_probe_kernel),
-                                                              {.programs_per_sm = cap}, "probe");
+    const int bytes = tl::detail::cuda::reserved_shared_memory(reinterpret_cast<const void*>(&occupancy_probe_kernel),
+                                                               probe_attributes, cap, "probe");
     int resident = 0;
     TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, occupancy_probe_kernel, 256, bytes));
     INFO("cap " << cap << ", reserved " << bytes << " bytes");
     REQUIRE(resident == cap);
   }
-  // Neither a cap nor a dot's operand ring (this kernel's 1 KiB of shared memory is no dot's): none.
-  REQUIRE(tl::detail::cuda::dynamic_shared_memory(reinterpret_cast<const void*>(&occupancy_probe_kernel), {}, "probe") == 0);
+  // No operand ring for this kernel: its 1 KiB of shared memory is no dot's.
+  REQUIRE(tl::detail::cuda::ring_shared_memory(reinterpret_cast<const void*>(&occupancy_probe_kernel), probe_attributes,
+                                               "probe") == 0);
   const int n = 100000;
   auto host = random_values(std::size_t(n));
   std::vector<float> z(std::size_t(n), NAN);

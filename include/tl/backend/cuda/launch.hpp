@@ -194,47 +194,60 @@ struct timing {
   }
 };
 
-// The dynamic shared memory of each program (0: none), for two options:
-// - num_stages >= 2: a dot's operand ring (pipeline.hpp), two buffers the size of the kernel's
-//   static shared memory (whose largest user is then a dot's operand buffer), for kernels with
-//   at least ring_min_static_bytes of it (a wgmma dot's; a reduction's scratch is smaller, and
-//   memory-bound kernels keep their L1), if they fit without fewer programs on a
-//   multiprocessor than registers and static shared memory allow;
-// - programs_per_sm: unused shared memory that leaves room for at most that many programs on
-//   a multiprocessor (a ring may use it).
-inline int dynamic_shared_memory(const void* kernel, const launch_options& o, const std::string& context) {
-  if (o.programs_per_sm <= 0 && o.num_stages < 2) return 0;
-  int dev = 0, per_sm = 0, per_block = 0, reserved = 0;
+// The shared memory the launch may hand a program (a multiprocessor's, the opt-in limit of one
+// program, and what the runtime keeps of each program's), and a program's static share as the
+// hardware counts it: whole units of 128 bytes on sm_80/90, rounded here to 256 so that the
+// programs counted fit after the rounding up.
+struct shared_memory_limits {
+  int per_sm = 0, per_block = 0, reserved = 0, own = 0;
+};
+inline shared_memory_limits shared_memory_of(const cudaFuncAttributes& fa) {
+  shared_memory_limits l;
+  int dev = 0;
   TL_CUDA_CHECK(cudaGetDevice(&dev));
-  TL_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-  TL_CUDA_CHECK(cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  TL_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
-  cudaFuncAttributes fa{};
-  TL_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
-  // Shared memory is handed out in whole units (128 bytes on sm_80/90): a program's share is
-  // rounded down to 256 so that the programs counted fit after the rounding up.
-  const int own = (int(fa.sharedSizeBytes) + 255) / 256 * 256;
-  int bytes = 0;
-  if (o.programs_per_sm > 0) {
-    const int share = per_sm / o.programs_per_sm / 256 * 256;
-    bytes = std::clamp(share - reserved - own, 0, per_block - own);
-    // All of the multiprocessor's memory as shared memory, so the count works out as computed.
-    check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
-               "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
-  } else if (fa.sharedSizeBytes >= ring_min_static_bytes) {
-    int programs = 0;
-    TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&programs, kernel, int(fa.maxThreadsPerBlock), 0));
-    const int buffer = (int(fa.sharedSizeBytes) + 1023) / 1024 * 1024;
-    bytes = int(ring_bytes(unsigned(buffer)));
-    const int share = programs > 0 ? per_sm / programs / 256 * 256 - reserved - own : 0;
-    if (bytes > share || bytes > per_block - own) return 0;  // it would cost occupancy
-    check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
-               "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
-  }
+  TL_CUDA_CHECK(cudaDeviceGetAttribute(&l.per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  TL_CUDA_CHECK(cudaDeviceGetAttribute(&l.per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  TL_CUDA_CHECK(cudaDeviceGetAttribute(&l.reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+  l.own = (int(fa.sharedSizeBytes) + 255) / 256 * 256;
+  return l;
+}
+
+// Lets `kernel` take `bytes` of dynamic shared memory with all of the multiprocessor's memory as
+// shared memory (so that programs count as computed), and returns bytes.
+inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, const std::string& context) {
+  check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+             "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
   if (own + bytes > 48 * 1024)  // static and dynamic together beyond the default limit: asked for
     check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
                "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", __FILE__, __LINE__, context);
   return bytes;
+}
+
+// launch_options::programs_per_sm: the dynamic shared memory (unused by the program) that
+// leaves room for at most that many programs on a multiprocessor (a dot's ring may use it).
+inline int reserved_shared_memory(const void* kernel, const cudaFuncAttributes& fa, int programs_per_sm,
+                                  const std::string& context) {
+  const shared_memory_limits l = shared_memory_of(fa);
+  const int share = l.per_sm / programs_per_sm / 256 * 256;
+  return allow_dynamic_shared_memory(kernel, l.own, std::clamp(share - l.reserved - l.own, 0, l.per_block - l.own),
+                                     context);
+}
+
+// launch_options::num_stages >= 2: a dot's operand ring (pipeline.hpp), two buffers the size of
+// the kernel's static shared memory (whose largest user is then a dot's operand buffer), for
+// kernels with at least ring_min_static_bytes of it (a wgmma dot's; a reduction's scratch is
+// smaller, and memory-bound kernels keep their L1), if they fit without fewer programs on a
+// multiprocessor than registers and static shared memory allow; else 0. It depends on the
+// kernel and the device only: the launch works it out once per kernel.
+inline int ring_shared_memory(const void* kernel, const cudaFuncAttributes& fa, const std::string& context) {
+  if (fa.sharedSizeBytes < ring_min_static_bytes) return 0;
+  const shared_memory_limits l = shared_memory_of(fa);
+  int programs = 0;
+  TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&programs, kernel, int(fa.maxThreadsPerBlock), 0));
+  const int bytes = int(ring_bytes(unsigned((int(fa.sharedSizeBytes) + 1023) / 1024 * 1024)));
+  const int share = programs > 0 ? l.per_sm / programs / 256 * 256 - l.reserved - l.own : 0;
+  if (bytes > share || bytes > l.per_block - l.own) return 0;  // it would cost occupancy
+  return allow_dynamic_shared_memory(kernel, l.own, bytes, context);
 }
 
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
@@ -284,7 +297,14 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   }();
   r.registers = attributes.numRegs;
   r.local_bytes = std::int64_t(attributes.localSizeBytes);
-  const int dynamic = dynamic_shared_memory(reinterpret_cast<const void*>(kernel), options, context);
+  // Dynamic shared memory: a programs_per_sm reservation, else a dot's operand ring.
+  int dynamic = 0;
+  if (options.programs_per_sm > 0) {
+    dynamic = reserved_shared_memory(reinterpret_cast<const void*>(kernel), attributes, options.programs_per_sm, context);
+  } else if (options.num_stages >= 2) {
+    static const int ring = ring_shared_memory(reinterpret_cast<const void*>(kernel), attributes, context);  // once per kernel
+    dynamic = ring;
+  }
   r.dynamic_shared_bytes = dynamic;
   if (!options.wait) {
     std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, p...); }, bound);
