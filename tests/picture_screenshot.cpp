@@ -8,6 +8,8 @@
 #include <tl/backend/cpu/access_picture.hpp>
 #include <tl/tl.hpp>
 
+#include "traced_kernels.hpp"
+
 #include <zlib.h>
 
 #include <array>
@@ -22,17 +24,10 @@
 
 namespace {
 
-template <int B>
-TL_KERNEL void add_ten(tl::ptr<float> x, tl::ptr<float> z, int n, int slack) {
-  auto offs = tl::program_id(0) * B + tl::arange<0, B>();
-  auto mask = offs < n + slack;
-  tl::store(z + offs, tl::load(x + offs, mask) + 10.0f, mask);
-}
-
 std::string page_for(int slack) {
   std::vector<float> x(20, 1.0f), z(20, 0.0f);
   tl::trace t;
-  tl::launch<add_ten<8>>(tl::grid(3), {.failure = tl::on_failure::collect, .trace = &t}, tl::ptr<float>(x, "x"),
+  tl::launch<traced::add_ten<8>>(tl::grid(3), {.failure = tl::on_failure::collect, .trace = &t}, tl::ptr<float>(x, "x"),
                          tl::ptr<float>(z, "z"), 20, slack);
   return tl::access_picture(t);
 }

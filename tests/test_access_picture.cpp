@@ -7,30 +7,15 @@
 #include <sstream>
 
 #include "testing.hpp"
+#include "traced_kernels.hpp"
 
 using namespace tl;
 using tl::None;
 using tl::_;
+using traced::add_ten;
+using traced::tile_copy;
 
 namespace {
-
-// Triton-Puzzles-Lite's first demos in one: a masked 1-D load and store, three programs, and
-// (slack 1) a mask off by one, so that the last program reads and writes one element too far.
-template <int B>
-TL_KERNEL void add_ten(ptr<float> x, ptr<float> z, int n, int slack) {
-  auto offs = program_id(0) * B + arange<0, B>();
-  auto mask = offs < n + slack;
-  store(z + offs, load(x + offs, mask) + 10.0f, mask);
-}
-
-template <int B0, int B1>
-TL_KERNEL void tile_copy(ptr<int> x, ptr<int> z, int n0, int n1) {
-  auto r = program_id(0) * B0 + arange<0, B0>();
-  auto c = program_id(1) * B1 + arange<0, B1>();
-  auto offs = r(_, None) * n1 + c(None, _);
-  auto mask = (r(_, None) < n0) & (c(None, _) < n1);
-  store(z + offs, load(x + offs, mask), mask);
-}
 
 std::size_t count(const std::string& page, const std::string& what) {
   std::size_t n = 0;

@@ -1,29 +1,12 @@
 // The CPU backend's trace: every load and store of every program, lane by lane.
 #include "testing.hpp"
+#include "traced_kernels.hpp"
 
 using namespace tl;
 using tl::None;
 using tl::_;
-
-namespace {
-
-template <int B>
-TL_KERNEL void add_ten(ptr<float> x, ptr<float> z, int n, int slack) {
-  auto offs = program_id(0) * B + arange<0, B>();
-  auto mask = offs < n + slack;  // slack 1: off by one
-  store(z + offs, load(x + offs, mask) + 10.0f, mask);
-}
-
-template <int B0, int B1>
-TL_KERNEL void tile_copy(ptr<int> x, ptr<int> z, int n0, int n1) {
-  auto r = program_id(0) * B0 + arange<0, B0>();
-  auto c = program_id(1) * B1 + arange<0, B1>();
-  auto offs = r(_, None) * n1 + c(None, _);
-  auto mask = (r(_, None) < n0) & (c(None, _) < n1);
-  store(z + offs, load(x + offs, mask), mask);
-}
-
-}  // namespace
+using traced::add_ten;
+using traced::tile_copy;
 
 TEST_CASE("a trace holds every load and store of every program, in program order", "[trace]") {
   std::vector<float> x(200, 1.0f), z(200);
