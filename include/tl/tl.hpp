@@ -26,3 +26,8 @@
 #include "ops/shape_ops.hpp"
 #include "backend/cuda/buffer.hpp"
 #include "backend/launch.hpp"
+#include "runtime/buffer.hpp"
+#include "runtime/autotune.hpp"
+#include "runtime/check.hpp"
+#include "testing/do_bench.hpp"
+#include "testing/perf_report.hpp"

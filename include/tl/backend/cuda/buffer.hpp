@@ -1,4 +1,5 @@
-// tl/backend/cuda/buffer.hpp: tl::cuda::buffer<T>, a named, sized array in GPU memory.
+// tl/backend/cuda/buffer.hpp: tl::cuda::buffer<T>, a tl::buffer (runtime/buffer.hpp) that is
+// always in GPU memory: 1-D, named.
 //
 //   tl::cuda::buffer<float> x(host_x, "x");    // allocated and copied in
 //   tl::launch<k>(grid, {.backend = tl::backend::cuda}, x, z, n);
@@ -9,71 +10,19 @@
 #pragma once
 
 #if defined(__CUDACC__)
-#include <span>
-#include <string>
-#include <utility>
-#include <vector>
-
-#include "../../ops/memory.hpp"
-#include "error.hpp"
+#include "../../runtime/buffer.hpp"
 
 namespace tl::cuda {
 
 template <class T>
-class buffer {
+class buffer : public tl::buffer<T> {
  public:
   buffer() = default;
-  explicit buffer(std::size_t n, std::string name = {}) : n_(n), name_(std::move(name)) {
-    if (n_) TL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), n_ * sizeof(T)));
-  }
-  buffer(std::span<const T> host, std::string name = {}) : buffer(host.size(), std::move(name)) { upload(host); }
-  buffer(const std::vector<T>& host, std::string name = {}) : buffer(std::span<const T>(host), std::move(name)) {}
-  buffer(const buffer&) = delete;
-  buffer& operator=(const buffer&) = delete;
-  buffer(buffer&& o) noexcept { swap(o); }
-  buffer& operator=(buffer&& o) noexcept {
-    swap(o);
-    return *this;
-  }
-  ~buffer() {
-    if (data_) cudaFree(data_);  // not checked: a destructor must not throw
-  }
-
-  void upload(std::span<const T> host) {
-    if (host.size() != n_)
-      throw std::invalid_argument("tl::cuda::buffer '" + name_ + "': upload of " + std::to_string(host.size()) +
-                                  " elements into " + std::to_string(n_));
-    if (n_) TL_CUDA_CHECK(cudaMemcpy(data_, host.data(), n_ * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  void download(std::span<T> host) const {
-    if (host.size() != n_)
-      throw std::invalid_argument("tl::cuda::buffer '" + name_ + "': download of " + std::to_string(n_) +
-                                  " elements into " + std::to_string(host.size()));
-    if (n_) TL_CUDA_CHECK(cudaMemcpy(host.data(), data_, n_ * sizeof(T), cudaMemcpyDeviceToHost));
-  }
-  std::vector<T> to_host() const {
-    std::vector<T> v(n_);
-    download(v);
-    return v;
-  }
-
-  T* data() const { return data_; }
-  std::size_t size() const { return n_; }
-  const std::string& name() const { return name_; }
-  operator ptr<T>() const { return ptr<T>(data_, std::int64_t(n_), name_.empty() ? nullptr : name_.c_str()); }  // NOLINT
-  operator ptr<const T>() const {  // NOLINT
-    return ptr<const T>(data_, std::int64_t(n_), name_.empty() ? nullptr : name_.c_str());
-  }
-
- private:
-  void swap(buffer& o) noexcept {
-    std::swap(data_, o.data_);
-    std::swap(n_, o.n_);
-    std::swap(name_, o.name_);
-  }
-  T* data_ = nullptr;
-  std::size_t n_ = 0;
-  std::string name_;
+  explicit buffer(std::size_t n, std::string name = {})
+      : tl::buffer<T>(extents{std::int64_t(n)}, tl::backend::cuda, std::move(name)) {}
+  buffer(std::span<const T> host, std::string name = {}) : tl::buffer<T>(host, tl::backend::cuda, std::move(name)) {}
+  buffer(const std::vector<T>& host, std::string name = {})
+      : tl::buffer<T>(std::span<const T>(host), tl::backend::cuda, std::move(name)) {}
 };
 
 }  // namespace tl::cuda

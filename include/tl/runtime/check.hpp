@@ -1,0 +1,122 @@
+// tl/runtime/check.hpp: check_tensors_ready, the checks a launcher makes on its tensors
+// (Triton's check_tensors_gpu_ready: contiguous, and where the backend can read them).
+//
+//   tl::check_tensors_ready(tl::backend::cuda, a, b, c);
+//     throws tl::usage_error: "check_tensors_ready: tensor #1 ('b', 512 x 512) is not
+//     contiguous (strides 1, 512): a kernel indexing it as row-major reads the wrong elements;
+//     pass its strides to the kernel, or copy it with .contiguous()"
+//
+// Tensors: tl::buffer, tl::view, tl::ptr, host ranges (std::vector, std::span) and host
+// matrices (Eigen's). A kernel that takes strides can be given a non-contiguous view;
+// this check is for the ones that assume row-major.
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+#include "buffer.hpp"
+
+namespace tl {
+namespace check_detail {
+
+inline std::string tensor_label(int index, const char* name, const std::string& shape = {}) {
+  std::string s = "tensor #" + std::to_string(index);
+  if ((name && *name) || !shape.empty()) {
+    s += " (";
+    if (name && *name) s += std::string("'") + name + "'";
+    if (name && *name && !shape.empty()) s += ", ";
+    s += shape + ")";
+  }
+  return s;
+}
+
+[[noreturn]] inline void not_ready(const std::string& what) {
+  throw usage_error("tl::check_tensors_ready: " + what);
+}
+
+// Where a raw address lies: 1 device (or managed) memory, 0 host memory, -1 unknown (no nvcc).
+inline int device_memory(const void* p) {
+#if defined(__CUDACC__)
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? 1 : 0;
+#else
+  (void)p;
+  return -1;
+#endif
+}
+
+inline void check_place(int index, const char* name, const std::string& shape, bool on_device, tl::backend on) {
+  const std::string label = tensor_label(index, name, shape);
+  if (on == tl::backend::cuda && !on_device)
+    not_ready(label + " is in host memory, and the launch runs on the CUDA backend: put it in a tl::buffer on "
+                      "tl::backend::cuda (a launch would copy host memory in and out at every call)");
+  if (on == tl::backend::cpu && on_device)
+    not_ready(label + " is in GPU memory, and the launch runs on the CPU backend, whose programs cannot read it: "
+                      "copy it to the host with .to(tl::backend::cpu)");
+}
+
+inline std::string strides_text(const std::array<std::int64_t, 3>& s, int rank) {
+  std::string t;
+  for (int a = 0; a < rank; ++a) t += (a ? ", " : "") + std::to_string(s[std::size_t(a)]);
+  return t;
+}
+
+template <class T>
+void check_tensor(int index, const tl::view<T>& v, tl::backend on) {
+  const std::string label = tensor_label(index, v.name, v.shape.str());
+  if (!v.data && v.numel() > 0) not_ready(label + " has no memory (a null pointer)");
+  if (!v.is_contiguous())
+    not_ready(label + " is not contiguous (strides " + strides_text(v.strides, v.shape.rank) +
+              "): a kernel indexing it as row-major reads the wrong elements; pass its strides to the kernel, or "
+              "copy it with .contiguous()");
+  check_place(index, v.name, v.shape.str(), v.where == tl::backend::cuda, on);
+}
+template <class T>
+void check_tensor(int index, const buffer<T>& b, tl::backend on) {
+  check_tensor(index, b.view_of(), on);
+}
+template <class T>
+void check_tensor(int index, const ptr<T>& p, tl::backend on) {
+  const std::string label = tensor_label(index, p.name);
+  if (!p.base) {
+    if (p.extent == 0) return;
+    not_ready(label + " is a null pointer");
+  }
+  if (reinterpret_cast<std::uintptr_t>(p.base) % alignof(T) != 0)
+    not_ready(label + " starts at an address that is not a multiple of " + std::to_string(alignof(T)) +
+              " bytes, the alignment of its element type");
+  const int device = device_memory(p.base);
+  if (device >= 0) check_place(index, p.name, {}, device == 1, on);
+}
+template <class R>
+  requires(std::ranges::contiguous_range<R> && !host_matrix<R>)
+void check_tensor(int index, const R& r, tl::backend on) {
+  check_place(index, nullptr, std::to_string(std::ranges::size(r)), false, on);
+}
+template <host_matrix M>
+void check_tensor(int index, const M& m, tl::backend on) {
+  const std::string shape = std::to_string(m.rows()) + " x " + std::to_string(m.cols());
+  if constexpr (requires { m.innerStride(); m.outerStride(); m.innerSize(); }) {
+    if (m.innerStride() != 1 || (m.outerStride() != m.innerSize() && m.outerSize() > 1))
+      not_ready(tensor_label(index, nullptr, shape) + " is not contiguous (inner stride " +
+                std::to_string(m.innerStride()) + ", outer stride " + std::to_string(m.outerStride()) +
+                "): copy it into a dense matrix first");
+  }
+  check_place(index, nullptr, shape, false, on);
+}
+
+}  // namespace check_detail
+
+// Throws tl::usage_error naming the first tensor that is not contiguous or not where the
+// backend's programs can read it (or a null or misaligned pointer).
+template <class... Tensors>
+void check_tensors_ready(tl::backend on, const Tensors&... tensors) {
+  int index = 0;
+  (check_detail::check_tensor(index++, tensors, on), ...);
+}
+
+}  // namespace tl
