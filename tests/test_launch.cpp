@@ -185,16 +185,17 @@ TEST_CASE("print_if prints in the programs its condition selects, with the id in
 
 namespace {
 TL_KERNEL void stops_where_asked(ptr<float> x) {
-  auto v = load(x + arange<0, 4>());
+  auto offs = program_id(0) * 4 + arange<0, 4>();
+  auto v = load(x + offs);
   breakpoint_if("=1");        // program 1 only
   breakpoint_if(">=1,=0");    // programs 1 and 2 (axis 1 is 0 everywhere here)
-  store(x + arange<0, 4>(), v);
+  store(x + offs, v);
 }
 TL_KERNEL void bad_breakpoint(ptr<float>) { breakpoint_if("x1"); }
 }  // namespace
 
 TEST_CASE("breakpoint_if calls the debugger's hook in the programs its condition selects", "[debug]") {
-  std::vector<float> x{1, 2, 3, 4};
+  std::vector<float> x(12, 1.0f);
   const long before = breakpoint_stops();
   launch<stops_where_asked>(grid(3), x);
   REQUIRE(breakpoint_stops() - before == 3);

@@ -29,5 +29,5 @@
 #include "runtime/buffer.hpp"
 #include "runtime/autotune.hpp"
 #include "runtime/check.hpp"
-#include "testing/do_bench.hpp"
-#include "testing/perf_report.hpp"
+#include "bench/do_bench.hpp"
+#include "bench/perf_report.hpp"

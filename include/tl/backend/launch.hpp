@@ -49,6 +49,11 @@ launch_report launch(const grid& g, const launch_options& options, Args&&... arg
   };
   std::stable_sort(r.invalid.begin(), r.invalid.end(), by_program);
   std::stable_sort(r.asserts.begin(), r.asserts.end(), by_program);
+  std::stable_sort(r.races.begin(), r.races.end(), by_program);
+  std::sort(r.idle_programs.begin(), r.idle_programs.end(), [](const auto& a, const auto& b) {
+    return std::tie(a[2], a[1], a[0]) < std::tie(b[2], b[1], b[0]);
+  });
+  if (r.idle_programs.size() > launch_report::lanes_per_record) r.idle_programs.resize(launch_report::lanes_per_record);
   if (!r.ok() && options.failure == on_failure::raise) throw launch_error(r);
   return r;
 }

@@ -40,6 +40,8 @@ struct launch_options {
   bool sequential = false;  // run programs one by one in grid order (deterministic prints); also TL_SEQUENTIAL=1
   int threads = 0;          // host threads for the programs; 0: one per hardware thread
   tl::trace* trace = nullptr;  // record every load and store, lane by lane (tl/backend/cpu/trace.hpp)
+  bool detect_races = true; // report an element stored by two programs (an error: which value
+                            // stays depends on their order); costs 4 bytes per stored element
   // CUDA
   int num_warps = 0;        // 0: TL_NUM_WARPS of the launching translation unit; else it must equal it
   void* stream = nullptr;   // a cudaStream_t; null: the default stream

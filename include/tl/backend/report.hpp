@@ -1,6 +1,7 @@
 // tl/backend/report.hpp: what a launch (CPU or CUDA) found wrong, and how it is printed.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <mutex>
 #include <sstream>
@@ -44,6 +45,16 @@ struct assert_failure {
   std::int64_t failing_lanes = 0;
 };
 
+// Two programs of one launch that stored to the same element (CPU backend): the result
+// depends on which ran last (on a GPU, on timing).
+struct store_race {
+  int first_program[3] = {0, 0, 0};  // the program that stored there first
+  int program[3] = {0, 0, 0};        // a later one
+  source_location where;             // the later program's store
+  std::string buffer;
+  std::int64_t offset = 0;           // the element
+};
+
 // Everything a launch reports. Invalid accesses are sorted by program id, then by line.
 struct launch_report {
   std::string kernel;
@@ -52,6 +63,14 @@ struct launch_report {
   std::vector<assert_failure> asserts;
   std::int64_t invalid_ops = 0;    // loads/stores with an invalid lane
   std::int64_t invalid_lanes = 0;  // lanes in all of them
+  // CPU backend: elements stored by two programs (launch_options::detect_races), the first
+  // few recorded; and programs whose stores were all masked off (a note, not an error: it is
+  // often a mistake in the offsets, as in the guide's copy kernel).
+  std::vector<store_race> races;
+  std::int64_t race_count = 0;
+  std::vector<std::array<int, 3>> idle_programs;  // the first few
+  std::int64_t idle_count = 0;
+  std::int64_t programs = 0;
   double seconds = 0;
   // CUDA backend: what ptxas gave the kernel (cudaFuncGetAttributes): registers per thread,
   // and local memory per thread (spills, stack). 0 on the CPU backend.
@@ -64,7 +83,7 @@ struct launch_report {
   static constexpr std::size_t max_records = 64;
   static constexpr std::size_t lanes_per_record = 8;
 
-  bool ok() const { return invalid_ops == 0 && asserts.empty(); }
+  bool ok() const { return invalid_ops == 0 && asserts.empty() && race_count == 0; }
   explicit operator bool() const { return ok(); }
   std::string str() const;
 };
@@ -91,24 +110,54 @@ inline std::string format_access(const invalid_access& a) {
   return o.str();
 }
 
+inline std::string format_program(const int (&p)[3]) {
+  std::ostringstream o;
+  o << '(' << p[0] << ", " << p[1] << ", " << p[2] << ')';
+  return o.str();
+}
+
+// The programs whose stores were all masked off, as a note: "2 of 3 programs stored nothing
+// (every lane of their stores masked off): (1, 0, 0), (2, 0, 0)".
+inline std::string idle_note(const launch_report& r) {
+  std::ostringstream o;
+  o << r.idle_count << " of " << r.programs << " programs stored nothing (every lane of their stores masked off): ";
+  for (std::size_t i = 0; i < r.idle_programs.size(); ++i) {
+    const auto& p = r.idle_programs[i];
+    o << (i ? ", " : "") << '(' << p[0] << ", " << p[1] << ", " << p[2] << ')';
+  }
+  if (r.idle_count > static_cast<std::int64_t>(r.idle_programs.size())) o << ", ...";
+  return o.str();
+}
+
 inline std::string launch_report::str() const {
   std::ostringstream o;
   if (ok()) {
     o << kernel << ": ok";
+    if (idle_count) o << "; note: " << idle_note(*this);
     return o.str();
   }
   o << kernel << " on grid (" << grid[0] << ", " << grid[1] << ", " << grid[2] << "): ";
-  if (invalid_ops) o << invalid_ops << " invalid load/store op(s), " << invalid_lanes << " invalid lane(s)";
-  if (invalid_ops && !asserts.empty()) o << "; ";
-  if (!asserts.empty()) o << asserts.size() << " failed device_assert(s)";
+  std::vector<std::string> parts;
+  if (invalid_ops)
+    parts.push_back(std::to_string(invalid_ops) + " invalid load/store op(s), " + std::to_string(invalid_lanes) +
+                    " invalid lane(s)");
+  if (!asserts.empty()) parts.push_back(std::to_string(asserts.size()) + " failed device_assert(s)");
+  if (race_count) parts.push_back(std::to_string(race_count) + " element(s) stored by two programs");
+  for (std::size_t i = 0; i < parts.size(); ++i) o << (i ? "; " : "") << parts[i];
   o << '\n';
   for (const auto& a : invalid) o << "  " << format_access(a) << '\n';
   if (invalid_ops > static_cast<std::int64_t>(invalid.size()))
     o << "  ... " << (invalid_ops - static_cast<std::int64_t>(invalid.size())) << " more\n";
   for (const auto& f : asserts)
-    o << "  program (" << f.program[0] << ", " << f.program[1] << ", " << f.program[2]
-      << "): device_assert failed at " << f.where.file << ':' << f.where.line << ": " << f.message << " ("
-      << f.failing_lanes << " lane(s))\n";
+    o << "  program " << format_program(f.program) << ": device_assert failed at " << f.where.file << ':'
+      << f.where.line << ": " << f.message << " (" << f.failing_lanes << " lane(s))\n";
+  for (const auto& x : races)
+    o << "  race: programs " << format_program(x.first_program) << " and " << format_program(x.program)
+      << " both store element " << x.offset << " of buffer '" << x.buffer << "' (the second at " << x.where.file
+      << ':' << x.where.line << ")\n";
+  if (race_count > static_cast<std::int64_t>(races.size()))
+    o << "  ... " << (race_count - static_cast<std::int64_t>(races.size())) << " more races\n";
+  if (idle_count) o << "  note: " << idle_note(*this) << '\n';
   return o.str();
 }
 

@@ -240,7 +240,14 @@ TL_HD void store_impl(const P& ptrs_in, V value_in, M mask_in, source_location w
       const auto p = ptrs.at(c);
       const bool valid = masked && checker.template check<S>(p, c);
       checker.observe(p, masked, valid);
-      if (valid) *p.get() = convert<Q>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
+      if (valid) {
+        *p.get() = convert<Q>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
+        cpu::note_store(p.base, p.extent, p.offset, p.name, where);
+      }
+    }
+    if (cpu::program_state* ps = cpu::current_program) {
+      ps->made_store = true;
+      ps->stored_any = ps->stored_any || checker.masked_in > 0;
     }
     checker.finish();
 #endif

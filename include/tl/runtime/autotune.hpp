@@ -17,7 +17,7 @@
 //   }, {.backend = tl::backend::cuda}, a, b, c, m, n, k, ...);
 //
 // The first launch with a new key (the values of the key arguments, and the backend) times
-// every config that compiled for the backend with tl::testing::do_bench and keeps the
+// every config that compiled for the backend with tl::do_bench and keeps the
 // fastest, in memory and, with a cache_dir (or TL_AUTOTUNE_CACHE_DIR), on disk; later
 // launches with that key run it at once. `prune` drops configs for a key before timing
 // (Triton's early_config_prune); `restore` names buffer arguments that the timing runs would
@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "../backend/launch.hpp"
-#include "../testing/do_bench.hpp"
+#include "../bench/do_bench.hpp"
 
 namespace tl {
 
@@ -373,7 +373,7 @@ class autotuner {
         if (lo.backend == tl::backend::cuda && !TL_DEVICE_CHECKS) timed.wait = false;
         const grid g = grid_of(Configs[i].meta);
         try {
-          const auto r = testing::do_bench([&] { run(g, timed, bound); },
+          const auto r = tl::do_bench([&] { run(g, timed, bound); },
                                            {.backend = lo.backend, .warmup_ms = options_.warmup_ms,
                                             .rep_ms = options_.rep_ms, .stream = lo.stream});
           e.ms = r.ms;

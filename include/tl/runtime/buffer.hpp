@@ -21,6 +21,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <ranges>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -70,6 +71,11 @@ concept host_matrix = requires(const M& m) {
 
 template <class T>
 class buffer;
+
+// Host values a buffer can be made from: a contiguous range of T.
+template <class R, class T>
+concept host_values = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+                      std::is_same_v<std::remove_cv_t<std::ranges::range_value_t<R>>, T>;
 
 // A strided window on a buffer's memory (not owned): a transposed buffer, for instance.
 template <class T>
@@ -121,21 +127,23 @@ class buffer {
     allocate();
     zero();
   }
-  // A copy of host values, of the given shape (default: 1-D of their count).
-  buffer(std::span<const T> host, extents shape, tl::backend where = tl::backend::cpu, std::string name = {})
+  // A copy of host values (a std::vector, std::span, std::array... of T), of the given shape
+  // (default: 1-D of their count). A template, so that a braced list is always a shape.
+  template <class R>
+    requires host_values<R, T>
+  buffer(const R& host, extents shape, tl::backend where = tl::backend::cpu, std::string name = {})
       : shape_(shape), where_(where), name_(std::move(name)) {
-    if (std::int64_t(host.size()) != shape_.numel())
-      throw usage_error("tl::buffer '" + name_ + "': " + std::to_string(host.size()) + " values for shape " +
+    const std::span<const T> values(std::ranges::data(host), std::ranges::size(host));
+    if (std::int64_t(values.size()) != shape_.numel())
+      throw usage_error("tl::buffer '" + name_ + "': " + std::to_string(values.size()) + " values for shape " +
                         shape_.str() + " (" + std::to_string(shape_.numel()) + " elements)");
     allocate();
-    upload(host);
+    upload(values);
   }
-  buffer(std::span<const T> host, tl::backend where = tl::backend::cpu, std::string name = {})
-      : buffer(host, extents{std::int64_t(host.size())}, where, std::move(name)) {}
-  buffer(const std::vector<T>& host, tl::backend where = tl::backend::cpu, std::string name = {})
-      : buffer(std::span<const T>(host), where, std::move(name)) {}
-  buffer(const std::vector<T>& host, extents shape, tl::backend where = tl::backend::cpu, std::string name = {})
-      : buffer(std::span<const T>(host), shape, where, std::move(name)) {}
+  template <class R>
+    requires host_values<R, T>
+  buffer(const R& host, tl::backend where = tl::backend::cpu, std::string name = {})
+      : buffer(host, extents{std::int64_t(std::ranges::size(host))}, where, std::move(name)) {}
 
   // A rows x cols buffer holding a host matrix (any storage order), row-major.
   template <host_matrix M>

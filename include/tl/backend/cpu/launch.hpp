@@ -20,12 +20,14 @@ namespace tl::detail::cpu {
 template <auto Kernel, class Params>
 launch_report run(const grid& g, const launch_options& options, const Params& bound) {
   launch_state state;
+  state.detect_races = options.detect_races;
   state.report.kernel = std::string(detail::kernel_name<Kernel>());
   state.report.grid[0] = int(g.x);
   state.report.grid[1] = int(g.y);
   state.report.grid[2] = int(g.z);
 
   const long long total = g.x * g.y * g.z;
+  state.report.programs = total;
   std::atomic<long long> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
@@ -43,8 +45,16 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
       ps.pid[0] = int(id % g.x);
       ps.pid[1] = int((id / g.x) % g.y);
       ps.pid[2] = int(id / (g.x * g.y));
+      ps.linear_id = std::int32_t(id);
+      ps.made_store = ps.stored_any = false;
       try {
         std::apply(Kernel, bound);  // each program gets its own copy of the arguments
+        if (ps.made_store && !ps.stored_any) {
+          std::lock_guard<std::mutex> lock(state.mutex);
+          if (state.report.idle_programs.size() < launch_report::max_records)
+            state.report.idle_programs.push_back({ps.pid[0], ps.pid[1], ps.pid[2]});
+          ++state.report.idle_count;
+        }
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_mutex);
         if (!failure) failure = std::current_exception();

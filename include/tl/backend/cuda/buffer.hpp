@@ -20,9 +20,9 @@ class buffer : public tl::buffer<T> {
   buffer() = default;
   explicit buffer(std::size_t n, std::string name = {})
       : tl::buffer<T>(extents{std::int64_t(n)}, tl::backend::cuda, std::move(name)) {}
-  buffer(std::span<const T> host, std::string name = {}) : tl::buffer<T>(host, tl::backend::cuda, std::move(name)) {}
-  buffer(const std::vector<T>& host, std::string name = {})
-      : tl::buffer<T>(std::span<const T>(host), tl::backend::cuda, std::move(name)) {}
+  template <class R>
+    requires host_values<R, T>
+  buffer(const R& host, std::string name = {}) : tl::buffer<T>(host, tl::backend::cuda, std::move(name)) {}
 };
 
 }  // namespace tl::cuda

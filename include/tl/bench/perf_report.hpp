@@ -1,17 +1,17 @@
-// tl/testing/perf_report.hpp: a sweep of several providers over sizes, printed as a table and
+// tl/bench/perf_report.hpp: a sweep of several providers over sizes, printed as a table and
 // written as CSV and an SVG line plot (Triton's triton.testing.perf_report / Benchmark).
 //
-//   tl::testing::benchmark b{.x_name = "square_matrix_size", .x_vals = {256, 512, 1024}, .x_log = true,
+//   tl::benchmark b{.x_name = "square_matrix_size", .x_vals = {256, 512, 1024}, .x_log = true,
 //                            .line_vals = {"naive", "grouped", "cublas"},
 //                            .line_names = {"Naive", "Grouped", "cuBLAS"},
 //                            .styles = {{"blue", "-"}, {"green", "-"}, {"orange", "-"}},
 //                            .ylabel = "TFLOP/s", .plot_name = "matmul-performance"};
-//   auto table = tl::testing::perf_report(b, [&](double sz, const std::string& provider) {
-//     auto r = tl::testing::do_bench(..., {.quantiles = {0.5, 0.2, 0.8}});
-//     return tl::testing::measure(r, [&](double ms) { return tl::testing::tflops(2 * sz * sz * sz, ms); });
+//   auto table = tl::perf_report(b, [&](double sz, const std::string& provider) {
+//     auto r = tl::do_bench(..., {.quantiles = {0.5, 0.2, 0.8}});
+//     return tl::measure(r, [&](double ms) { return tl::tflops(2 * sz * sz * sz, ms); });
 //   }).run({.print_data = true, .save_path = "out"});    // out/matmul-performance.{csv,svg}
 //
-// A provider that cannot run at a size returns tl::testing::missing(): a gap in the line,
+// A provider that cannot run at a size returns tl::no_measurement(): a gap in the line,
 // "-" in the table, an empty CSV cell.
 #pragma once
 
@@ -29,7 +29,7 @@
 
 #include "do_bench.hpp"
 
-namespace tl::testing {
+namespace tl {
 
 struct line_style {
   std::string color = "";  // an SVG colour: "blue", "#1f77b4"; empty: the next of a palette
@@ -56,7 +56,7 @@ struct measurement {
   double y_min = std::numeric_limits<double>::quiet_NaN();
   double y_max = std::numeric_limits<double>::quiet_NaN();
 };
-inline measurement missing() { return {}; }
+inline measurement no_measurement() { return {}; }
 
 // A rate from a timing: metric(ms) at the median, and at the 20th/80th percentile times when
 // the timing has those quantiles (else at its max/min time). A longer time is a lower rate.
@@ -89,7 +89,7 @@ struct perf_table {
   void write_svg(const std::string& path) const;
 };
 
-namespace detail {
+namespace bench_detail {
 inline std::string number(double v, int precision = 6) {
   if (std::isnan(v)) return "";
   std::ostringstream o;
@@ -108,15 +108,15 @@ inline std::string xml_escape(const std::string& s) {
   }
   return o;
 }
-}  // namespace detail
+}  // namespace bench_detail
 
 inline std::string perf_table::str() const {
   std::vector<std::string> header{spec.x_name};
   for (std::size_t j = 0; j < spec.line_vals.size(); ++j) header.push_back(name_of(j));
   std::vector<std::vector<std::string>> cells;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    std::vector<std::string> c{detail::number(spec.x_vals[i])};
-    for (const auto& m : rows[i]) c.push_back(std::isnan(m.y) ? "-" : detail::number(m.y, 5));
+    std::vector<std::string> c{bench_detail::number(spec.x_vals[i])};
+    for (const auto& m : rows[i]) c.push_back(std::isnan(m.y) ? "-" : bench_detail::number(m.y, 5));
     cells.push_back(std::move(c));
   }
   std::vector<std::size_t> width(header.size());
@@ -138,15 +138,15 @@ inline std::string perf_table::str() const {
 
 inline void perf_table::write_csv(const std::string& path) const {
   std::ofstream f(path);
-  if (!f) throw std::runtime_error("tl::testing::perf_report: cannot write " + path);
+  if (!f) throw std::runtime_error("tl::perf_report: cannot write " + path);
   f << spec.x_name;
   for (std::size_t j = 0; j < spec.line_vals.size(); ++j)
     f << ',' << name_of(j) << ',' << name_of(j) << " min," << name_of(j) << " max";
   f << '\n';
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    f << detail::number(spec.x_vals[i], 10);
+    f << bench_detail::number(spec.x_vals[i], 10);
     for (const auto& m : rows[i])
-      f << ',' << detail::number(m.y, 8) << ',' << detail::number(m.y_min, 8) << ',' << detail::number(m.y_max, 8);
+      f << ',' << bench_detail::number(m.y, 8) << ',' << bench_detail::number(m.y_min, 8) << ',' << bench_detail::number(m.y_max, 8);
     f << '\n';
   }
 }
@@ -180,26 +180,26 @@ inline void perf_table::write_svg(const std::string& path) const {
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   s << "<text x=\"" << left + pw / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
-    << detail::xml_escape(spec.plot_name) << "</text>\n";
+    << bench_detail::xml_escape(spec.plot_name) << "</text>\n";
   // y grid and ticks: 5 steps
   for (int k = 0; k <= 5; ++k) {
     const double v = y0 + (y1 - y0) * k / 5, yy = top + ph - ph * k / 5;
     const double label = spec.y_log ? std::pow(10.0, v) : v;
     s << "<line x1=\"" << left << "\" y1=\"" << yy << "\" x2=\"" << left + pw << "\" y2=\"" << yy
       << "\" stroke=\"#ddd\"/>\n<text x=\"" << left - 6 << "\" y=\"" << yy + 4 << "\" text-anchor=\"end\">"
-      << detail::number(label, 3) << "</text>\n";
+      << bench_detail::number(label, 3) << "</text>\n";
   }
   // x ticks at the measured sizes
   for (double x : spec.x_vals)
     s << "<line x1=\"" << px(x) << "\" y1=\"" << top << "\" x2=\"" << px(x) << "\" y2=\"" << top + ph
       << "\" stroke=\"#eee\"/>\n<text x=\"" << px(x) << "\" y=\"" << top + ph + 16 << "\" text-anchor=\"middle\">"
-      << detail::number(x) << "</text>\n";
+      << bench_detail::number(x) << "</text>\n";
   s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << pw << "\" height=\"" << ph
     << "\" fill=\"none\" stroke=\"black\"/>\n";
   s << "<text x=\"" << left + pw / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">"
-    << detail::xml_escape(spec.x_name) << (spec.x_log ? " (log scale)" : "") << "</text>\n";
+    << bench_detail::xml_escape(spec.x_name) << (spec.x_log ? " (log scale)" : "") << "</text>\n";
   s << "<text transform=\"translate(18," << top + ph / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
-    << detail::xml_escape(spec.ylabel) << "</text>\n";
+    << bench_detail::xml_escape(spec.ylabel) << "</text>\n";
   for (std::size_t j = 0; j < spec.line_vals.size(); ++j) {
     const line_style st = j < spec.styles.size() ? spec.styles[j] : line_style{};
     const std::string color = st.color.empty() ? palette[j % 7] : st.color;
@@ -214,10 +214,10 @@ inline void perf_table::write_svg(const std::string& path) const {
         if (!pieces.back().empty()) pieces.emplace_back();
         continue;
       }
-      pieces.back() += detail::number(px(spec.x_vals[i])) + "," + detail::number(py(m.y)) + " ";
+      pieces.back() += bench_detail::number(px(spec.x_vals[i])) + "," + bench_detail::number(py(m.y)) + " ";
       if (!std::isnan(m.y_min) && !std::isnan(m.y_max) && !(spec.y_log && m.y_min <= 0)) {
-        band_top += detail::number(px(spec.x_vals[i])) + "," + detail::number(py(m.y_max)) + " ";
-        band_bottom = detail::number(px(spec.x_vals[i])) + "," + detail::number(py(m.y_min)) + " " + band_bottom;
+        band_top += bench_detail::number(px(spec.x_vals[i])) + "," + bench_detail::number(py(m.y_max)) + " ";
+        band_bottom = bench_detail::number(px(spec.x_vals[i])) + "," + bench_detail::number(py(m.y_min)) + " " + band_bottom;
       }
       s << "<circle cx=\"" << px(spec.x_vals[i]) << "\" cy=\"" << py(m.y) << "\" r=\"3\" fill=\"" << color
         << "\"/>\n";
@@ -232,11 +232,11 @@ inline void perf_table::write_svg(const std::string& path) const {
     const double ly = top + 14 + 20 * double(j);
     s << "<line x1=\"" << left + pw + 15 << "\" y1=\"" << ly << "\" x2=\"" << left + pw + 45 << "\" y2=\"" << ly
       << "\" stroke=\"" << color << "\" stroke-width=\"2\"" << dash << "/>\n<text x=\"" << left + pw + 52
-      << "\" y=\"" << ly + 4 << "\">" << detail::xml_escape(name_of(j)) << "</text>\n";
+      << "\" y=\"" << ly + 4 << "\">" << bench_detail::xml_escape(name_of(j)) << "</text>\n";
   }
   s << "</svg>\n";
   std::ofstream f(path);
-  if (!f) throw std::runtime_error("tl::testing::perf_report: cannot write " + path);
+  if (!f) throw std::runtime_error("tl::perf_report: cannot write " + path);
   f << s.str();
 }
 
@@ -246,9 +246,9 @@ struct perf_report_t {
   benchmark spec;
   F fn;
   perf_table run(const run_options& o = {}) {
-    if (spec.line_vals.empty()) throw usage_error("tl::testing::perf_report: no line_vals (providers)");
+    if (spec.line_vals.empty()) throw usage_error("tl::perf_report: no line_vals (providers)");
     if (!spec.line_names.empty() && spec.line_names.size() != spec.line_vals.size())
-      throw usage_error("tl::testing::perf_report: " + std::to_string(spec.line_names.size()) + " line_names for " +
+      throw usage_error("tl::perf_report: " + std::to_string(spec.line_names.size()) + " line_names for " +
                         std::to_string(spec.line_vals.size()) + " line_vals");
     perf_table t{spec, {}};
     for (double x : spec.x_vals) {
@@ -273,4 +273,4 @@ perf_report_t<F> perf_report(benchmark spec, F fn) {
   return {std::move(spec), std::move(fn)};
 }
 
-}  // namespace tl::testing
+}  // namespace tl

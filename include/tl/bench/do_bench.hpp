@@ -1,10 +1,10 @@
-// tl/testing/do_bench.hpp: timing a function the way Triton's triton.testing.do_bench does.
+// tl/bench/do_bench.hpp: timing a function the way Triton's triton.testing.do_bench does.
 //
-//   auto r = tl::testing::do_bench([&] { matmul(a, b, c); },
+//   auto r = tl::do_bench([&] { matmul(a, b, c); },
 //                                  {.backend = tl::backend::cuda, .quantiles = {0.5, 0.2, 0.8}});
 //   r.ms                  the median (return_mode), in milliseconds
 //   r.quantiles           {median, 20th percentile, 80th percentile}
-//   tl::testing::tflops(2.0 * m * n * k, r.ms)
+//   tl::tflops(2.0 * m * n * k, r.ms)
 //
 // How: one call to compile and settle, an estimate of the time per call from 5 calls, then
 // warmup_ms worth of calls, then rep_ms worth of timed calls (at least min_reps), each timed
@@ -24,7 +24,7 @@
 #include "../backend/cuda/error.hpp"
 #include "../backend/launch_options.hpp"
 
-namespace tl::testing {
+namespace tl {
 
 enum class return_mode { median, mean, min, max };
 
@@ -83,16 +83,16 @@ inline bench_result summarize(std::vector<double> times, const bench_options& o)
 inline double tflops(double flops, double ms) { return flops / (ms * 1e-3) / 1e12; }
 inline double gbps(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
 
-namespace detail {
+namespace bench_detail {
 
 inline void check_bench_options(const bench_options& o) {
   for (double q : o.quantiles)
     if (!(q >= 0 && q <= 1))
-      throw usage_error("tl::testing::do_bench: quantile " + std::to_string(q) + " is outside [0, 1]");
+      throw usage_error("tl::do_bench: quantile " + std::to_string(q) + " is outside [0, 1]");
   if (o.warmup_ms < 0 || o.rep_ms < 0)
-    throw usage_error("tl::testing::do_bench: warmup_ms and rep_ms must be >= 0");
+    throw usage_error("tl::do_bench: warmup_ms and rep_ms must be >= 0");
   if (o.min_reps < 1 || o.max_reps < o.min_reps)
-    throw usage_error("tl::testing::do_bench: min_reps must be >= 1 and max_reps >= min_reps");
+    throw usage_error("tl::do_bench: min_reps must be >= 1 and max_reps >= min_reps");
 }
 
 inline int reps_for(double budget_ms, double estimate_ms, int lo, int hi) {
@@ -182,20 +182,20 @@ bench_result bench_cuda(F& fn, const bench_options& o) {
 }
 #endif
 
-}  // namespace detail
+}  // namespace bench_detail
 
 // Times fn() (see the top of this file). fn launches work on o.backend; on the CUDA backend
 // it should not wait for it (tl::launch_options::wait = false), or each call's time includes
 // the host's round trip.
 template <class F>
 bench_result do_bench(F&& fn, const bench_options& o = {}) {
-  detail::check_bench_options(o);
-  if (o.backend == tl::backend::cpu) return detail::bench_cpu(fn, o);
+  bench_detail::check_bench_options(o);
+  if (o.backend == tl::backend::cpu) return bench_detail::bench_cpu(fn, o);
 #if defined(__CUDACC__)
-  return detail::bench_cuda(fn, o);
+  return bench_detail::bench_cuda(fn, o);
 #else
-  throw usage_error("tl::testing::do_bench: timing on the CUDA backend needs the translation unit compiled by nvcc");
+  throw usage_error("tl::do_bench: timing on the CUDA backend needs the translation unit compiled by nvcc");
 #endif
 }
 
-}  // namespace tl::testing
+}  // namespace tl
