@@ -6,13 +6,16 @@
 #      the CPU backend on random inputs and sizes, the device checks, the launch errors),
 #   3. tl-bench --check: the puzzle kernels at the scaled sizes, checked, then timed against
 #      copy bandwidth and cuBLAS (table in the log; CSV and SVG in TL_OUT, default the build dir),
-#   4. compute-sanitizer memcheck, racecheck and synccheck over all 12 puzzles.
+#   4. the practitioner's guide's examples on the GPU (tl-guide), and its matmul benchmark
+#      (tl-guide-bench: perf_report sweep against cuBLAS, the autotuner against each config),
+#   5. compute-sanitizer memcheck, racecheck and synccheck over all 12 puzzles and the guide's
+#      examples.
 # Ends with a summary; exits non-zero if anything failed.
 #   tools/gpu-check.sh [build-dir]      (CUDA architectures: TL_CUDA_ARCHS, default "native",
 #                                        "90a" on Hopper;
 #                                        TL_BENCH=0 skips the benchmark, TL_BENCH=only runs
-#                                        the build and the benchmark alone; TL_SANITIZERS=0
-#                                        skips step 4)
+#                                        the build and the benchmarks alone; TL_SANITIZERS=0
+#                                        skips step 5)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -44,6 +47,7 @@ out=${TL_OUT:-$build}
 bench() {
   step "tl-bench --check (scaled sizes)" "$build/tools/tl-bench" --check --csv "$out/tl-bench.csv" --svg "$out/tl-bench.svg"
   command -v cuobjdump > /dev/null && cuobjdump --dump-resource-usage "$build/tools/tl-bench" > "$out/tl-bench-resources.txt" 2>&1
+  step "tl-guide-bench (guide's matmul sweep, autotuner against hand-picked)" "$build/examples/guide/tl-guide-bench" --out "$out"
 }
 if [ "${TL_BENCH:-1}" = only ]; then
   bench
@@ -51,6 +55,7 @@ if [ "${TL_BENCH:-1}" = only ]; then
 fi
 step "puzzles on the GPU (puzzle sizes)" "$puzzles" check all --backend cuda
 step "puzzles on the GPU (+8 random sizes each)" "$puzzles" check all --backend cuda --random 8 --seed 7
+step "guide examples on the GPU" "$build/examples/guide/tl-guide" all --backend cuda -o "$out/chelsea-grey.png"
 step "GPU tests" "$build/tests/gpu/tl_gpu_tests" --order rand --rng-seed 11
 step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)"
 [ "${TL_BENCH:-1}" != 0 ] && bench
@@ -58,6 +63,8 @@ step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure --
 for tool in "${tools[@]}"; do
   step "compute-sanitizer $tool, 12 puzzles" compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$puzzles" check all --backend cuda
+  step "compute-sanitizer $tool, guide examples" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$build/examples/guide/tl-guide" all --backend cuda --size 128 -o "$out/chelsea-grey-sanitized.png"
 done
 
 echo; echo "==== summary"

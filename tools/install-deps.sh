@@ -3,7 +3,7 @@
 #   tools/install-deps.sh [--tests]
 set -euo pipefail
 
-packages=(g++ cmake ninja-build catch2 libeigen3-dev libcli11-dev)
+packages=(g++ cmake ninja-build catch2 libeigen3-dev libcli11-dev libpng-dev)
 # --tests: also what the test suite needs beyond the build: headless Chromium and zlib for the
 # access picture's screenshot test, gdb for the breakpoint test.
 if [ "${1:-}" = --tests ]; then

@@ -17,7 +17,8 @@ bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p,
 
 // Does this line, at column 0, open a definition that belongs at namespace scope?
 bool opens_definition(const std::string& line) {
-  for (const char* p : {"template <", "template<", "TL_KERNEL ", "struct ", "using ", "namespace ", "constexpr ", "void "})
+  for (const char* p : {"template <", "template<", "TL_KERNEL ", "struct ", "using ", "namespace ", "constexpr ", "void ",
+                        "inline ", "TL_AUTOTUNE_UNIT("})
     if (starts_with(line, p)) return true;
   return false;
 }
@@ -80,7 +81,8 @@ int main(int argc, char** argv) {
           for (char c : l) depth += (c == '{') - (c == '}');
           // A definition ends where its braces close (or at its ';' if it has none).
           const bool has_brace_open = l.find('{') != std::string::npos || depth > 0;
-          if (depth == 0 && (has_brace_open || l.find(';') != std::string::npos || l.find('}') != std::string::npos))
+          if (depth == 0 && (has_brace_open || l.find(';') != std::string::npos || l.find('}') != std::string::npos ||
+                             starts_with(l, "TL_AUTOTUNE_UNIT(")))  // a macro line: no ';' of its own
             in_def = false;
         }
       }

@@ -27,7 +27,8 @@
 // (TL_NUM_WARPS), so a config is compiled by the translation units whose TL_NUM_WARPS is its
 // num_warps. TL_AUTOTUNE_UNIT(tuner) in a translation unit adds the configs it can compile;
 // the CMake function tl_add_num_warps_variants (cmake/tlAutotune.cmake) compiles a source file
-// once per warp count. On the CPU backend every translation unit compiles every config.
+// once per warp count. A translation unit compiled by the host compiler (no CUDA) compiles
+// every config for the CPU backend.
 #pragma once
 
 #include <cstdlib>
@@ -416,8 +417,9 @@ launch_report run_with(const grid& g, const launch_options& lo, const Params& bo
   return std::apply([&](const auto&... p) { return tl::launch<Kernel>(g, lo, p...); }, bound);
 }
 
-// Adds the configs this translation unit compiles: all of them for the CPU backend; under
-// nvcc, those whose num_warps is TL_NUM_WARPS for the CUDA backend.
+// Adds the configs this translation unit compiles: compiled by the host compiler, all of them
+// for the CPU backend; compiled by nvcc, those whose num_warps is TL_NUM_WARPS, for both
+// backends (a launch there compiles the GPU kernel as well).
 template <class Tuner, const auto& Configs, class KernelOf, int... I>
 bool register_unit(std::integer_sequence<int, I...>) {
   using params = typename Tuner::params;
@@ -425,10 +427,14 @@ bool register_unit(std::integer_sequence<int, I...>) {
     constexpr auto kernel = KernelOf::template kernel<Configs[Index].meta>;
     static_assert(std::is_same_v<typename tl::detail::kernel_params<std::remove_cvref_t<decltype(kernel)>>::tuple, params>,
                   "tl::autotuner: every config's kernel must take the same parameters");
-    Tuner::add_runner(tl::backend::cpu, Index, &run_with<kernel, params>);
 #if defined(__CUDACC__)
-    if constexpr (Configs[Index].num_warps == TL_NUM_WARPS)
+    // Under nvcc a launch compiles the kernel for the GPU too: only this unit's warp count.
+    if constexpr (Configs[Index].num_warps == TL_NUM_WARPS) {
+      Tuner::add_runner(tl::backend::cpu, Index, &run_with<kernel, params>);
       Tuner::add_runner(tl::backend::cuda, Index, &run_with<kernel, params>);
+    }
+#else
+    Tuner::add_runner(tl::backend::cpu, Index, &run_with<kernel, params>);
 #endif
   };
   (add.template operator()<I>(), ...);

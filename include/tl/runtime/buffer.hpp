@@ -195,7 +195,8 @@ class buffer {
       std::fill(data_, data_ + numel(), value);
       return;
     }
-    upload(std::vector<T>(std::size_t(numel()), value));
+    const std::vector<T> values(static_cast<std::size_t>(numel()), value);
+    upload(values);
   }
   void upload(std::span<const T> host) {
     if (std::int64_t(host.size()) != numel())
