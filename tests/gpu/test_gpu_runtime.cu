@@ -8,7 +8,9 @@
 
 using namespace gpu_testing;
 
-namespace {
+// (a named namespace: nvcc 13 loses a static member variable template of a class in an
+// unnamed namespace: "referenced but not defined")
+namespace gpu_runtime_test {
 template <int B, int WORK>
 TL_KERNEL void busy_copy(tl::ptr<const float> x, tl::ptr<float> z, int n) {
   auto offs = tl::program_id(0) * B + tl::arange<0, B>();
@@ -28,7 +30,8 @@ struct busy_of {
 };
 tl::autotuner<busy_configs, busy_of> busy_tuned{{.name = "busy", .key = {2}, .warmup_ms = 2, .rep_ms = 10}};
 TL_AUTOTUNE_UNIT(busy_tuned)
-}  // namespace
+}  // namespace gpu_runtime_test
+using namespace gpu_runtime_test;
 
 TEST_CASE("buffer in GPU memory: shapes, copies, views, and the checks", "[gpu][runtime]") {
   std::vector<float> host(24);

@@ -38,12 +38,12 @@ struct line_style {
 
 struct benchmark {
   std::string x_name = "x";               // the x axis (Triton: x_names[0])
-  std::vector<double> x_vals;             // the sizes
+  std::vector<double> x_vals{};             // the sizes
   bool x_log = false;                     // logarithmic x axis (base 2)
   std::string line_arg = "provider";      // what the lines are
-  std::vector<std::string> line_vals;     // the providers, as the function receives them
-  std::vector<std::string> line_names;    // their legend names (default: line_vals)
-  std::vector<line_style> styles;         // their styles (default: a palette, solid)
+  std::vector<std::string> line_vals{};   // the providers, as the function receives them
+  std::vector<std::string> line_names{};  // their legend names (default: line_vals)
+  std::vector<line_style> styles{};       // their styles (default: a palette, solid)
   std::string ylabel = "";
   bool y_log = false;
   std::string plot_name = "benchmark";    // the title, and the files' base name
