@@ -31,7 +31,10 @@ void check(bool ok, const std::string& what) {
 
 std::string join(const std::vector<int>& v) {
   std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(v[i]);
+  }
   return s + "]";
 }
 

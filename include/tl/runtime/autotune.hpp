@@ -262,7 +262,10 @@ class autotuner {
   }
   static std::string key_text(tl::backend b, const tune_key& key) {
     std::string s = detail::device_label(b) + " key=";
-    for (std::size_t i = 0; i < key.size(); ++i) s += (i ? "," : "") + std::to_string(key[i]);
+    for (std::size_t i = 0; i < key.size(); ++i) {
+      if (i) s += ',';
+      s += std::to_string(key[i]);
+    }
     return s;
   }
 

@@ -56,7 +56,10 @@ struct extents {
   }
   std::string str() const {  // "3 x 4"
     std::string s;
-    for (int a = 0; a < rank; ++a) s += (a ? " x " : "") + std::to_string(size[a]);
+    for (int a = 0; a < rank; ++a) {
+      if (a) s += " x ";
+      s += std::to_string(size[a]);
+    }
     return s;
   }
 };

@@ -61,7 +61,10 @@ inline void check_place(int index, const char* name, const std::string& shape, b
 
 inline std::string strides_text(const std::array<std::int64_t, 3>& s, int rank) {
   std::string t;
-  for (int a = 0; a < rank; ++a) t += (a ? ", " : "") + std::to_string(s[std::size_t(a)]);
+  for (int a = 0; a < rank; ++a) {
+    if (a) t += ", ";
+    t += std::to_string(s[std::size_t(a)]);
+  }
   return t;
 }
 
