@@ -321,11 +321,8 @@ class autotuner {
   }
 
   // Saves the restore buffers' contents (host copies), and puts them back.
-  struct saved_buffer {
-    std::function<void()> put_back;
-  };
-  std::vector<saved_buffer> save(const params& bound, tl::backend b) const {
-    std::vector<saved_buffer> out;
+  std::vector<std::function<void()>> save(const params& bound, tl::backend b) const {
+    std::vector<std::function<void()>> out;  // each puts one buffer back
     for (int index : options_.restore) {
       bool found = false;
       for_each_param(bound, [&](int i, const auto& p) {
@@ -344,12 +341,12 @@ class autotuner {
 #if defined(__CUDACC__)
           else TL_CUDA_CHECK(cudaMemcpy(copy->data(), base, bytes, cudaMemcpyDefault));
 #endif
-          out.push_back({[copy, base, bytes, b] {
+          out.push_back([copy, base, bytes, b] {
             if (b == tl::backend::cpu) std::memcpy(static_cast<void*>(base), copy->data(), bytes);
 #if defined(__CUDACC__)
             else TL_CUDA_CHECK(cudaMemcpy(base, copy->data(), bytes, cudaMemcpyDefault));
 #endif
-          }});
+          });
         }
       });
       if (!found)
@@ -393,7 +390,7 @@ class autotuner {
       }
       t.entries.push_back(std::move(e));
     }
-    for (const auto& s : saved) s.put_back();
+    for (const auto& put_back : saved) put_back();
     if (options_.print || detail::env_flag("TL_PRINT_AUTOTUNING")) {
       std::cout << "tl::autotuner '" << options_.name << "' " << key_text(lo.backend, t.key) << ":\n";
       for (const auto& e : t.entries)
