@@ -167,6 +167,11 @@ TEST_CASE("guide matmul: naive and grouped at random sizes, B given row-major or
   }
   CHECK_THROWS_WITH(naive_matmul(tl::buffer<tl::fp16>({3, 4}), tl::buffer<tl::fp16>({5, 4})),
                     Catch::Contains("matrix dims not compatible for matmul: 3 x 4 @ 5 x 4"));
+  tl::buffer<float> a({4, 6}), b({6, 3});
+  tl::buffer<float> c = tl::buffer<float>({4, 4}).full_like(7.0f, "c");
+  CHECK_THROWS_WITH((matmul_into<naive_matmul_k<16, 16, 16, float>, 16, 16>(a, b, c)),
+                    "tl::check_shape: 'c' is 4 x 4; the launch needs 4 x 3");
+  CHECK(c.to_host() == std::vector<float>(16, 7.0f));  // refused before anything ran
 }
 
 TEST_CASE("guide matmul: the guide's kernel, loads without masks, is caught reading past a and b") {

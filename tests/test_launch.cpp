@@ -104,6 +104,16 @@ TEST_CASE("bad options and misaligned buffers are refused before anything runs",
   ptr<int> odd(reinterpret_cast<int*>(reinterpret_cast<char*>(out.data()) + 1), 4, "odd");
   REQUIRE_THROWS_WITH(launch<record_ids>(grid(1), odd, 1, 1),
                       Catch::Contains("'odd' starts at an address that is not a multiple of 4 bytes"));
+  // A null pointer said to have elements, and a negative size.
+  REQUIRE_THROWS_WITH(launch<record_ids>(grid(1), ptr<int>(nullptr, 16, "out"), 1, 1),
+                      Catch::Contains("buffer 'out' is a null pointer with 16 elements"));
+  REQUIRE_THROWS_WITH(launch<record_ids>(grid(1), ptr<int>(out.data(), -5, "out"), 1, 1),
+                      Catch::Contains("buffer 'out' has a negative size (-5 elements)"));
+  // A null pointer of unknown size is an optional buffer: the launch runs, and an access
+  // through it is reported, not made.
+  const auto r = launch<record_ids>(grid(1), {.failure = on_failure::collect}, ptr<int>(nullptr), 1, 1);
+  REQUIRE(r.invalid_ops > 0);
+  REQUIRE_THAT(r.str(), Catch::Contains("through a null pointer"));
   // This file is compiled by the host compiler: the CUDA backend cannot launch from it.
   auto on_cuda = [&] { launch<record_ids>(grid(1), {.backend = tl::backend::cuda}, ptr<int>(out), 1, 1); };
   REQUIRE_THROWS_WITH(on_cuda(), Catch::Contains("needs the launching translation unit compiled by nvcc"));

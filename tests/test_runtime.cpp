@@ -104,6 +104,23 @@ TEST_CASE("check_tensors_ready: contiguity, placement, null and misaligned point
                     Catch::Contains("tensor #0 (3 x 3) is not contiguous"));
 }
 
+TEST_CASE("check_shape: the sizes a launch will index a tensor with, checked before it runs") {
+  tl::buffer<float> a({4, 6}, tl::backend::cpu, "a");
+  CHECK_NOTHROW(tl::check_shape(a, {4, 6}));
+  CHECK_THROWS_WITH(tl::check_shape(a, {4, 8}), "tl::check_shape: 'a' is 4 x 6; the launch needs 4 x 8");
+  CHECK_THROWS_WITH(tl::check_shape(a, {24}, "flat"), "tl::check_shape: 'flat' is 4 x 6; the launch needs 24");
+  CHECK_THROWS_WITH(tl::check_shape(a.transposed(), {4, 6}), Catch::Contains("is 6 x 4"));
+  std::vector<float> v(100);
+  CHECK_NOTHROW(tl::check_shape(v, {10, 10}));
+  CHECK_NOTHROW(tl::check_shape(v, {50}));  // a range holds at least what is indexed
+  CHECK_THROWS_WITH(tl::check_shape(v, {200}, "x"), "tl::check_shape: 'x' has 100 elements; the launch needs 200");
+  CHECK_THROWS_WITH(tl::check_shape(tl::ptr<float>(v.data(), 100, "p"), {16, 8}, "p"),
+                    "tl::check_shape: 'p' has 100 elements; the launch needs 16 x 8 = 128");
+  CHECK_NOTHROW(tl::check_shape(tl::ptr<float>(v.data()), {1000}));  // unchecked: size unknown
+  Eigen::MatrixXf m(3, 5);
+  CHECK_THROWS_WITH(tl::check_shape(m, {5, 3}, "m"), "tl::check_shape: 'm' is 3 x 5; the launch needs 5 x 3");
+}
+
 TEST_CASE("autotuner: times every config, keeps the fastest per key, and tunes a key once") {
   const int n = 4096;
   std::vector<float> x(n, 1.5f), z(n, -1.0f);

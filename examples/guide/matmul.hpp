@@ -124,9 +124,7 @@ tl::launch_report matmul_into(const tl::buffer<T>& a, const tl::buffer<T>& b, tl
   if (a.rank() != 2 || b.rank() != 2 || a.shape(1) != b.shape(0))
     throw tl::usage_error("matmul: matrix dims not compatible for matmul: " + a.sizes().str() + " @ " +
                           b.sizes().str());
-  if (c.rank() != 2 || c.shape(0) != a.shape(0) || c.shape(1) != b.shape(1))
-    throw tl::usage_error("matmul: c is " + c.sizes().str() + ", the product " + std::to_string(a.shape(0)) + " x " +
-                          std::to_string(b.shape(1)));
+  tl::check_shape(c, {a.shape(0), b.shape(1)}, "c");
   tl::check_tensors_ready(a.backend(), a, b, c);
   const int m = int(a.shape(0)), k = int(a.shape(1)), n = int(b.shape(1));
   o.backend = a.backend();
@@ -191,6 +189,7 @@ inline tl::launch_report grouped_autotuned_matmul_into(const tl::buffer<tl::fp16
   if (a.rank() != 2 || b.rank() != 2 || a.shape(1) != b.shape(0))
     throw tl::usage_error("matmul: matrix dims not compatible for matmul: " + a.sizes().str() + " @ " +
                           b.sizes().str());
+  tl::check_shape(c, {a.shape(0), b.shape(1)}, "c");
   tl::check_tensors_ready(a.backend(), a, b, c);
   const int m = int(a.shape(0)), k = int(a.shape(1)), n = int(b.shape(1));
   o.backend = a.backend();

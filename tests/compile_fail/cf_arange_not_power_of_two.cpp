@@ -1,4 +1,5 @@
-// expect: arange_length_not_power_of_two<0, 6, false>.*End - Start must be a positive power of two
+// cause: arange_length_not_power_of_two; (<0, 6, false>|Start=0, End=6)
+// expect: End - Start must be a positive power of two
 #include <tl/tl.hpp>
 int main() {
 #ifdef TL_COMPILE_FAIL

@@ -1,4 +1,5 @@
-// expect: assigned_shape_differs<tl::shape<4>, tl::shape<4, 1>, false>.*another shape than the block
+// cause: assigned_shape_differs; tl::shape<4>; tl::shape<4, 1>
+// expect: another shape than the block
 // A loop-carried accumulator keeps its shape: a keep_dims sum does not fit it.
 #include <tl/tl.hpp>
 int main() {

@@ -1,4 +1,5 @@
-// expect: op_needs_integer_operands<tl::op::shr, float, false>.*need integer or boolean blocks
+// cause: op_needs_integer_operands; tl::op::shr; (<tl::op::shr, float|Type=float)
+// expect: need integer or boolean blocks
 #include <tl/tl.hpp>
 int main() {
   auto x = tl::zeros<4>(tl::float32);

@@ -1,4 +1,5 @@
-// expect: dot_sizes_below_16<tl::shape<8, 16>, tl::shape<16, 16>, false>.*at least 16
+// cause: dot_sizes_below_16; tl::shape<8, 16>; tl::shape<16, 16>
+// expect: at least 16
 #include <tl/tl.hpp>
 int main() {
 #ifdef TL_COMPILE_FAIL

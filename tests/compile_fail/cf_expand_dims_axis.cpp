@@ -1,4 +1,5 @@
-// expect: axis_out_of_range<tl::shape<8>, 3, false>.*the axis is out of range
+// cause: axis_out_of_range; tl::shape<8>; (<tl::shape<8>, 3,|Axis=3)
+// expect: the axis is out of range
 #include <tl/tl.hpp>
 int main() {
   auto x = tl::arange<0, 8>();

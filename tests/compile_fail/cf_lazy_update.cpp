@@ -1,4 +1,5 @@
-// expect: lazy_expression_is_not_assignable.*Materialize it first
+// cause: lazy_expression_is_not_assignable; tl::op::mul
+// expect: Materialize it first
 // `offsets += B1` on an auto expression: the fix is tl::eval (or a tl::block).
 #include <tl/tl.hpp>
 int main() {

@@ -1,4 +1,5 @@
-// expect: mask_or_value_not_broadcastable_to_pointers<tl::op::load, tl::shape<8>, tl::shape<4>, false>.*must broadcast to the shape of the pointer block
+// cause: mask_or_value_not_broadcastable_to_pointers; tl::op::load; tl::shape<8>; tl::shape<4>
+// expect: must broadcast to the shape of the pointer block
 #include <tl/tl.hpp>
 int main() {
   float data[4] = {};

@@ -1,4 +1,5 @@
-// expect: math_needs_floating_point<tl::op::exp2, int, false>.*needs a floating-point block
+// cause: math_needs_floating_point; tl::op::exp2; (exp2, int,|Type=int)
+// expect: needs a floating-point block
 #include <tl/tl.hpp>
 int main() {
 #ifdef TL_COMPILE_FAIL

@@ -1,4 +1,5 @@
-// expect: pointer_arithmetic_needs_integer_offsets<tl::op::add, float, false>.*only \+ and - with integer offsets
+// cause: pointer_arithmetic_needs_integer_offsets; tl::op::add; (add, float,|Type=float)
+// expect: only \+ and - with integer offsets
 // A float offset block on a pointer: offsets must be integers.
 #include <tl/tl.hpp>
 int main() {

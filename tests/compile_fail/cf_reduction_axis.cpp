@@ -1,4 +1,5 @@
-// expect: axis_out_of_range<tl::shape<4, 8>, 2, false>.*axis is out of range
+// cause: axis_out_of_range; tl::shape<4, 8>; (<tl::shape<4, 8>, 2,|Axis=2)
+// expect: axis is out of range
 #include <tl/tl.hpp>
 int main() {
   auto x = tl::zeros<4, 8>(tl::float32);

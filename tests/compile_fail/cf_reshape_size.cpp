@@ -1,4 +1,5 @@
-// expect: reshape_changes_the_number_of_elements<tl::shape<4, 8>, tl::shape<4, 4>, false>
+// cause: reshape_changes_the_number_of_elements; tl::shape<4, 8>; tl::shape<4, 4>
+// expect: as many elements as the block
 #include <tl/tl.hpp>
 int main() {
   auto x = tl::zeros<4, 8>(tl::float32);

@@ -1,4 +1,5 @@
-// expect: operands_have_incompatible_shapes<tl::op::add, tl::shape<4>, tl::shape<8>, false>.*cannot be broadcast together
+// cause: operands_have_incompatible_shapes; tl::op::add; tl::shape<4>; tl::shape<8>
+// expect: cannot be broadcast together
 // Adding a 4-block to an 8-block: the message names the op and both shapes.
 #include <tl/tl.hpp>
 int main() {

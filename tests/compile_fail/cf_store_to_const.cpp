@@ -1,4 +1,5 @@
-// expect: store_through_pointer_to_const<const float, false>
+// cause: store_through_pointer_to_const; const float
+// expect: points to const elements
 #include <tl/tl.hpp>
 int main() {
   float data[4] = {};

@@ -11,15 +11,10 @@
 namespace tl {
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
 
-// launch<kernel>(grid, options, args...): runs kernel(args...) once per program of the grid.
-// Arguments convert to the kernel's parameter types (a std::vector<float>& becomes a checked
-// tl::ptr<float>). Checks the grid, the options and the buffers before anything runs
-// (tl::usage_error). Returns the report; by default throws tl::launch_error if it is not ok.
+namespace launch_detail {  // not tl::detail: this one is in the ABI namespace
 template <auto Kernel, class... Args>
-launch_report launch(const grid& g, const launch_options& options, Args&&... args) {
+launch_report run(const grid& g, const launch_options& options, Args&&... args) {
   using params = typename detail::kernel_params<decltype(Kernel)>::tuple;
-  constexpr int n_params = int(std::tuple_size_v<params>), n_args = int(sizeof...(Args));
-  static_assert(detail::check<error::launch_argument_count_differs<decltype(Kernel), n_params, n_args, n_params == n_args>>);
   detail::check_grid(g);
   detail::check_options(options);
   params bound{std::forward<Args>(args)...};
@@ -56,6 +51,20 @@ launch_report launch(const grid& g, const launch_options& options, Args&&... arg
   if (r.idle_programs.size() > launch_report::lanes_per_record) r.idle_programs.resize(launch_report::lanes_per_record);
   if (!r.ok() && options.failure == on_failure::raise) throw launch_error(r);
   return r;
+}
+}  // namespace launch_detail
+
+// launch<kernel>(grid, options, args...): runs kernel(args...) once per program of the grid.
+// Arguments convert to the kernel's parameter types (a std::vector<float>& becomes a checked
+// tl::ptr<float>). Checks the grid, the options and the buffers before anything runs
+// (tl::usage_error). Returns the report; by default throws tl::launch_error if it is not ok.
+template <auto Kernel, class... Args>
+launch_report launch(const grid& g, const launch_options& options, Args&&... args) {
+  // A kernel or argument mistake stops at its one tl::error: the launch is not instantiated.
+  if constexpr (detail::launch_is_well_formed<Kernel, Args&&...>())
+    return launch_detail::run<Kernel>(g, options, std::forward<Args>(args)...);
+  else
+    return {};
 }
 
 template <auto Kernel, class... Args>

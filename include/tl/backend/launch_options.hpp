@@ -7,6 +7,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../ops/memory.hpp"
@@ -83,15 +84,63 @@ constexpr std::string_view kernel_name() {
   return s;
 }
 
+// A kernel's parameters: `tuple` holds what each program gets (by value), `declared` the types
+// as written. Anything but a function returning void fails launch's kernel_must_return_void.
 template <class F>
-struct kernel_params;
-template <class... P>
-struct kernel_params<void (*)(P...)> {
+struct kernel_params {
+  static constexpr bool returns_void = false;
+  using tuple = std::tuple<>;
+  using declared = std::tuple<>;
+};
+template <class R, class... P>
+struct kernel_params<R (*)(P...)> {
+  static constexpr bool returns_void = std::is_void_v<R>;
   using tuple = std::tuple<std::remove_cvref_t<P>...>;
+  using declared = std::tuple<P...>;  // a type list only: references are never stored in it
 };
 
+// What a program can receive: a trivially copyable value (the GPU gets kernel arguments as
+// bytes), taken by value or by const reference.
+template <class P>
+inline constexpr bool passable_parameter =
+    std::is_trivially_copyable_v<std::remove_cvref_t<P>> && !std::is_rvalue_reference_v<P> &&
+    (!std::is_lvalue_reference_v<P> || std::is_const_v<std::remove_reference_t<P>>);
+
+// The compile-time checks of a launch's kernel and arguments, one tl::error per mistake; true
+// when the launch may be instantiated (so a mistake gives its message and nothing else).
+template <auto Kernel, class... Args>
+constexpr bool launch_is_well_formed() {
+  using kp = kernel_params<decltype(Kernel)>;
+  if constexpr (!check<error::kernel_must_return_void<decltype(Kernel), kp::returns_void>> || !kp::returns_void) {
+    return false;
+  } else {
+    constexpr int n_params = int(std::tuple_size_v<typename kp::tuple>), n_args = int(sizeof...(Args));
+    if constexpr (!check<error::launch_argument_count_differs<Kernel, n_params, n_args, n_params == n_args>> ||
+                  n_params != n_args) {
+      return false;
+    } else {
+      return []<std::size_t... I>(std::index_sequence<I...>) {
+        using declared = typename kp::declared;
+        using params = typename kp::tuple;
+        constexpr bool passable = (passable_parameter<std::tuple_element_t<I, declared>> && ...);
+        constexpr bool converts = (std::is_constructible_v<std::tuple_element_t<I, params>, Args> && ...);
+        (void)(check<error::kernel_parameter_cannot_be_passed<Kernel, int(I), std::tuple_element_t<I, declared>,
+                                                             passable_parameter<std::tuple_element_t<I, declared>>>> &&
+               ...);
+        (void)(check<error::launch_argument_does_not_convert_to_parameter<
+                   Kernel, int(I), Args, std::tuple_element_t<I, params>,
+                   std::is_constructible_v<std::tuple_element_t<I, params>, Args>>> &&
+               ...);
+        return passable && converts;
+      }(std::index_sequence_for<Args...>{});
+    }
+  }
+}
+
 // Give each unnamed buffer argument the name "argument #i" for reports, and refuse a
-// pointer that is not aligned for its element type.
+// pointer that is not aligned for its element type, a null pointer said to have elements,
+// and a negative size. (A null pointer of unknown or zero size is an optional buffer, as
+// None is in Triton: any access through it is reported.)
 template <class T>
 void prepare_argument(T&, int, std::vector<std::string>&) {}
 template <class T>
@@ -100,6 +149,12 @@ void prepare_argument(ptr<T>& p, int index, std::vector<std::string>& names) {
     names[index] = "argument #" + std::to_string(index);
     p.name = names[index].c_str();
   }
+  if (!p.base && p.extent > 0)
+    throw usage_error("tl::launch: buffer '" + std::string(p.name) + "' is a null pointer with " +
+                      std::to_string(p.extent) + " elements");
+  if (p.extent < -1)
+    throw usage_error("tl::launch: buffer '" + std::string(p.name) + "' has a negative size (" +
+                      std::to_string(p.extent) + " elements)");
   if (reinterpret_cast<std::uintptr_t>(p.base) % alignof(T) != 0)
     throw usage_error("tl::launch: buffer '" + std::string(p.name) + "' starts at an address that is not a multiple of " +
                       std::to_string(alignof(T)) + " bytes, the alignment of its element type");

@@ -1,8 +1,11 @@
 // tl/core/diagnostics.hpp: the compile-time checks of kernel code, each with its message.
 //
 // A check is a template named after the mistake, instantiated in the user-facing op, so
-// the compiler's first lines read "In instantiation of tl::error::<mistake><tl::op..., shapes>"
-// followed by the message written here. The op and the shapes appear in the template arguments.
+// g++'s first lines read "In instantiation of tl::error::<mistake><tl::op..., shapes>" and
+// nvcc's read the message written here, then the same type "[with Op=..., ShapeA=...]": the
+// cause is within the first 5 lines of either (docs/11-diagnostics.md has the counts, and
+// tests/compile_fail checks each one). Messages do not say "above" or "below": the two
+// compilers print the template arguments on different sides of them.
 #pragma once
 
 #include <type_traits>
@@ -28,21 +31,21 @@ template <class Op, class ShapeA, class ShapeB, bool Ok>
 struct operands_have_incompatible_shapes {
   static_assert(Ok,
                 "tl: the operands of this op cannot be broadcast together: aligned from the last axis, "
-                "each pair of sizes must be equal or one of them 1 (the op and both shapes are in the "
-                "template arguments above). Insert axes with x(tl::None, tl::_) where you meant an outer op.");
+                "each pair of sizes must be equal or one of them 1 (the op and both shapes: this "
+                "tl::error type's template arguments). Insert axes with x(tl::None, tl::_) where you meant an outer op.");
 };
 
 template <class Op, class MaskOrValueShape, class PointerShape, bool Ok>
 struct mask_or_value_not_broadcastable_to_pointers {
   static_assert(Ok,
                 "tl: the mask, `other` or stored value of a load/store must broadcast to the shape of the "
-                "pointer block (both shapes are in the template arguments above).");
+                "pointer block (both shapes: this tl::error type's template arguments).");
 };
 
 template <class Op, class Type, bool Ok>
 struct op_needs_integer_operands {
   static_assert(Ok, "tl: bitwise ops (& | ^ ~ << >>) need integer or boolean blocks; this operand is "
-                    "floating-point (its type is in the template arguments above). Cast with .to(tl::int32) "
+                    "floating-point (its type: this tl::error type's template arguments). Cast with .to(tl::int32) "
                     "or compare it first.");
 };
 
@@ -61,83 +64,106 @@ struct integer_division_with_mixed_signedness {
 template <int Start, int End, bool Ok>
 struct arange_length_not_power_of_two {
   static_assert(Ok, "tl::arange<Start, End>: End - Start must be a positive power of two, as in Triton "
-                    "(the values are in the template arguments above). Use a power-of-two block and a mask.");
+                    "(the values: this tl::error type's template arguments). Use a power-of-two block and a mask.");
 };
 
 template <class Shape, int Axis, bool Ok>
 struct axis_out_of_range {
-  static_assert(Ok, "tl: the axis is out of range for this block (shape and axis above); axes count from 0, "
+  static_assert(Ok, "tl: the axis is out of range for this block (shape and axis: this tl::error type's template arguments); axes count from 0, "
                     "or from -1 at the last axis.");
 };
 
 template <class Shape, bool Ok>
 struct trans_without_axes_needs_2d {
-  static_assert(Ok, "tl::trans(x) without axes transposes a 2-D block (the shape is above); for other ranks "
+  static_assert(Ok, "tl::trans(x) without axes transposes a 2-D block (the shape: this tl::error type's template arguments); for other ranks "
                     "give the order, as in tl::trans<2, 0, 1>(x).");
 };
 
 template <class To, class From, bool Ok>
 struct bitcast_needs_equal_sizes {
   static_assert(Ok, "tl: .to(dtype, tl::bitcast) reinterprets bits, so both element types must have the same "
-                    "size and neither may be bool (the two types are above).");
+                    "size and neither may be bool (the two types: this tl::error type's template arguments).");
 };
 
-template <class Kernel, int Parameters, int Arguments, bool Ok>
+template <auto Kernel, int Parameters, int Arguments, bool Ok>
 struct launch_argument_count_differs {
-  static_assert(Ok, "tl::launch: the number of arguments differs from the kernel's parameters (both counts are "
-                    "above).");
+  static_assert(Ok, "tl::launch: the number of arguments differs from the kernel's parameters (the kernel and both "
+                    "counts: this tl::error type's template arguments).");
+};
+
+template <auto Kernel, int Index, class Argument, class Parameter, bool Ok>
+struct launch_argument_does_not_convert_to_parameter {
+  static_assert(Ok, "tl::launch: an argument does not convert to the kernel's parameter (the kernel, the "
+                    "argument's index from 0, its type and the parameter's type: this tl::error type's "
+                    "template arguments). A const container converts only to tl::ptr<const T>; a buffer "
+                    "only to a tl::ptr of its element type.");
+};
+
+template <auto Kernel, int Index, class Parameter, bool Ok>
+struct kernel_parameter_cannot_be_passed {
+  static_assert(Ok, "tl::launch: a kernel parameter a program cannot receive (the kernel, the parameter's "
+                    "index from 0 and its type: this tl::error type's template arguments). A GPU gets kernel "
+                    "arguments as bytes copied from the host, so parameters are trivially copyable values "
+                    "(numbers, tl::ptr<T>, small structs) or const references to them; a buffer is a "
+                    "tl::ptr<T>, and results go through stores, not through non-const references.");
+};
+
+template <class Kernel, bool Ok>
+struct kernel_must_return_void {
+  static_assert(Ok, "tl::launch: a kernel is a function returning void (its type: this tl::error type's "
+                    "template arguments); results go through tl::store.");
 };
 
 template <class Type, bool Ok>
 struct operand_is_not_a_block_or_scalar {
-  static_assert(Ok, "tl: this operand is neither a block expression nor a C++ arithmetic scalar (its type is "
-                    "above).");
+  static_assert(Ok, "tl: this operand is neither a block expression nor a C++ arithmetic scalar (its type: this "
+                    "tl::error type's template arguments).");
 };
 
 template <class From, class To, bool Ok>
 struct reshape_changes_the_number_of_elements {
-  static_assert(Ok, "tl::reshape: the new shape must hold as many elements as the block (both shapes are "
-                    "in the template arguments above).");
+  static_assert(Ok, "tl::reshape: the new shape must hold as many elements as the block (both shapes: this "
+                    "tl::error type's template arguments).");
 };
 
 template <class From, class To, bool Ok>
 struct cannot_broadcast_to_shape {
-  static_assert(Ok, "tl::broadcast_to: the block cannot be broadcast to the requested shape (both shapes "
-                    "are in the template arguments above).");
+  static_assert(Ok, "tl::broadcast_to: the block cannot be broadcast to the requested shape (both shapes: "
+                    "this tl::error type's template arguments).");
 };
 
 template <class ShapeA, class ShapeB, bool Ok>
 struct dot_operands_must_be_2d_or_3d_of_equal_rank {
   static_assert(Ok, "tl::dot: the operands must both be 2-D (M x K, K x N) or both 3-D (batch x M x K, "
-                    "batch x K x N); their shapes are in the template arguments above.");
+                    "batch x K x N); their shapes: this tl::error type's template arguments.");
 };
 
 template <class ShapeA, class ShapeB, bool Ok>
 struct dot_inner_sizes_differ {
-  static_assert(Ok, "tl::dot: the inner sizes differ: a is M x K and b must be K x N (the two shapes are "
-                    "in the template arguments above).");
+  static_assert(Ok, "tl::dot: the inner sizes differ: a is M x K and b must be K x N (the two shapes: "
+                    "this tl::error type's template arguments).");
 };
 
 template <class ShapeA, class ShapeB, bool Ok>
 struct dot_batch_sizes_differ {
-  static_assert(Ok, "tl::dot: the batch sizes of a 3-D dot differ (shapes above).");
+  static_assert(Ok, "tl::dot: the batch sizes of a 3-D dot differ (shapes: this tl::error type's template arguments).");
 };
 
 template <class ShapeA, class ShapeB, bool Ok>
 struct dot_sizes_below_16 {
   static_assert(Ok, "tl::dot: M, N and K must each be at least 16, as in Triton (tensor-core tiles); "
-                    "shapes above. Pad the block and mask the loads.");
+                    "shapes: this tl::error type's template arguments. Pad the block and mask the loads.");
 };
 
 template <class AccShape, class ResultShape, bool Ok>
 struct dot_accumulator_shape_mismatch {
   static_assert(Ok, "tl::dot: the accumulator must have the shape of the product (M x N, or batch x M x N); "
-                    "both shapes are in the template arguments above.");
+                    "both shapes: this tl::error type's template arguments.");
 };
 
 template <class A, class B, bool Ok>
 struct dot_operand_types_differ {
-  static_assert(Ok, "tl::dot: both operands must have the same element type (types above); cast one with "
+  static_assert(Ok, "tl::dot: both operands must have the same element type (types: this tl::error type's template arguments); cast one with "
                     ".to(...).");
 };
 
@@ -148,15 +174,15 @@ struct dot_unsupported_type {
 
 template <class BlockShape, class ExprShape, bool Ok>
 struct assigned_shape_differs {
-  static_assert(Ok, "tl::block: the assigned expression has another shape than the block (both shapes in the "
-                    "template arguments above). Loop-carried blocks keep their shape: reduce or broadcast "
+  static_assert(Ok, "tl::block: the assigned expression has another shape than the block (both shapes: this "
+                    "tl::error type's template arguments). Loop-carried blocks keep their shape: reduce or broadcast "
                     "explicitly.");
 };
 
 template <class BlockType, class ExprType, bool Ok>
 struct assigned_type_differs {
-  static_assert(Ok, "tl::block: the assigned expression has another element type than the block (types "
-                    "above). Cast it with .to(...) so the conversion is visible.");
+  static_assert(Ok, "tl::block: the assigned expression has another element type than the block (types: this "
+                    "tl::error type's template arguments). Cast it with .to(...) so the conversion is visible.");
 };
 
 template <class Expr, bool Ok>
@@ -174,19 +200,19 @@ struct store_through_pointer_to_const {
 template <class Type, bool Ok>
 struct load_store_needs_pointer_block {
   static_assert(Ok, "tl::load/tl::store: the first argument must be a pointer or a block of pointers, "
-                    "such as x_ptr + offsets (its type is above).");
+                    "such as x_ptr + offsets (its type: this tl::error type's template arguments).");
 };
 
 template <class Type, bool Ok>
 struct mask_must_be_boolean {
-  static_assert(Ok, "tl::load/tl::store: the mask must be a boolean block, such as offsets < N (its type "
-                    "is above).");
+  static_assert(Ok, "tl::load/tl::store: the mask must be a boolean block, such as offsets < N (its type: "
+                    "this tl::error type's template arguments).");
 };
 
 template <class Op, class Type, bool Ok>
 struct pointer_arithmetic_needs_integer_offsets {
-  static_assert(Ok, "tl: pointers take only + and - with integer offsets (the op and the offending type "
-                    "are above).");
+  static_assert(Ok, "tl: pointers take only + and - with integer offsets (the op and the offending "
+                    "type: this tl::error type's template arguments).");
 };
 
 template <class Tag, bool Ok>
@@ -197,7 +223,7 @@ struct indexing_needs_one_colon_per_axis {
 
 template <class Perm, bool Ok>
 struct permutation_invalid {
-  static_assert(Ok, "tl::permute: the axes must be a permutation of 0 .. rank-1 (above).");
+  static_assert(Ok, "tl::permute: the axes must be a permutation of 0 .. rank-1 (the axes: this tl::error type's template arguments).");
 };
 
 }  // namespace error

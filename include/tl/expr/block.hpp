@@ -165,12 +165,14 @@ struct basic_block : expr_base<basic_block<O, T, D...>> {
 
   template <class Op, class E>
   TL_HD basic_block& update(const E& e) {
-    static_assert(detail::check<error::operand_is_not_a_block_or_scalar<E, detail::is_operand_v<E>>>);
-    using rhs = detail::as_expr_t<E>;
-    using node = detail::binary<Op, basic_block, rhs>;
-    using V = typename node::value_type;
-    static_assert(detail::check<error::assigned_type_differs<T, V, std::is_same_v<T, V>>>);
-    if constexpr (std::is_same_v<T, V>) assign(node{{}, *this, detail::as_expr(e)});
+    if constexpr (detail::check<error::operand_is_not_a_block_or_scalar<E, detail::is_operand_v<E>>> &&
+                  detail::is_operand_v<E>) {
+      using rhs = detail::as_expr_t<E>;
+      using node = detail::binary<Op, basic_block, rhs>;
+      using V = typename node::value_type;
+      static_assert(detail::check<error::assigned_type_differs<T, V, std::is_same_v<T, V>>>);
+      if constexpr (std::is_same_v<T, V>) assign(node{{}, *this, detail::as_expr(e)});
+    }
     return *this;
   }
 };

@@ -39,7 +39,8 @@ struct ptr {
   // A checked pointer to the start of a contiguous range (std::vector, std::array, std::span...).
   template <class R>
     requires(std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-             std::is_convertible_v<std::ranges::range_value_t<R>*, T*> && !std::is_pointer_v<std::remove_cvref_t<R>>)
+             std::is_convertible_v<std::remove_reference_t<std::ranges::range_reference_t<R>>*, T*> &&
+             !std::is_pointer_v<std::remove_cvref_t<R>>)
   ptr(R&& range, const char* buffer_name = nullptr)  // NOLINT: implicit, so a vector can be a kernel argument
       : base(std::ranges::data(range)), extent(static_cast<std::int64_t>(std::ranges::size(range))), name(buffer_name) {}
   // ptr<T> converts to ptr<const T>.
@@ -172,10 +173,9 @@ namespace tl {
 namespace detail {
 
 template <eviction Ev = eviction::normal, class P, class M, class O>
-TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location where) {
+TL_HD auto load_pointers(const P& ptrs_in, M mask_in, O other_in, source_location where) {
   using EP = as_expr_t<P>;
   using PT = value_of_t<EP>;
-  static_assert(check<error::load_store_needs_pointer_block<PT, is_ptr_v<PT>>>);
   using T = std::remove_const_t<typename pointee<PT>::type>;
   using S = shape_of_t<EP>;
   using EM = as_expr_t<M>;
@@ -210,10 +210,9 @@ TL_HD auto load_impl(const P& ptrs_in, M mask_in, O other_in, source_location wh
 }
 
 template <eviction Ev = eviction::normal, class P, class V, class M>
-TL_HD void store_impl(const P& ptrs_in, V value_in, M mask_in, source_location where) {
+TL_HD void store_pointers(const P& ptrs_in, V value_in, M mask_in, source_location where) {
   using EP = as_expr_t<P>;
   using PT = value_of_t<EP>;
-  static_assert(check<error::load_store_needs_pointer_block<PT, is_ptr_v<PT>>>);
   using Q = typename pointee<PT>::type;
   static_assert(check<error::store_through_pointer_to_const<Q, !std::is_const_v<Q>>>);
   using S = shape_of_t<EP>;
@@ -252,6 +251,22 @@ TL_HD void store_impl(const P& ptrs_in, V value_in, M mask_in, source_location w
     checker.finish();
 #endif
   }
+}
+
+// The fronts: a first argument that is not a pointer block stops at its one tl::error.
+template <eviction Ev = eviction::normal, class P, class M, class O>
+TL_HD auto load_impl(const P& ptrs, M mask, O other, source_location where) {
+  using PT = value_of_t<as_expr_t<P>>;
+  if constexpr (check<error::load_store_needs_pointer_block<PT, is_ptr_v<PT>>> && is_ptr_v<PT>)
+    return load_pointers<Ev>(ptrs, mask, other, where);
+  else
+    return 0;
+}
+template <eviction Ev = eviction::normal, class P, class V, class M>
+TL_HD void store_impl(const P& ptrs, V value, M mask, source_location where) {
+  using PT = value_of_t<as_expr_t<P>>;
+  if constexpr (check<error::load_store_needs_pointer_block<PT, is_ptr_v<PT>>> && is_ptr_v<PT>)
+    store_pointers<Ev>(ptrs, value, mask, where);
 }
 
 }  // namespace detail

@@ -84,8 +84,11 @@ template <int... P, class E>
   requires detail::is_expr_v<E>
 TL_INLINE auto trans(const E& e) {
   if constexpr (sizeof...(P) == 0) {
-    static_assert(detail::check<error::trans_without_axes_needs_2d<detail::shape_of_t<E>, detail::shape_of_t<E>::rank == 2>>);
-    return permute<1, 0>(e);
+    constexpr bool is_2d = detail::shape_of_t<E>::rank == 2;
+    if constexpr (detail::check<error::trans_without_axes_needs_2d<detail::shape_of_t<E>, is_2d>> && is_2d)
+      return permute<1, 0>(e);
+    else
+      return e;
   } else {
     return permute<P...>(e);
   }

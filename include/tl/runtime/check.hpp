@@ -1,5 +1,6 @@
-// tl/runtime/check.hpp: check_tensors_ready, the checks a launcher makes on its tensors
-// (Triton's check_tensors_gpu_ready: contiguous, and where the backend can read them).
+// tl/runtime/check.hpp: check_tensors_ready and check_shape, the checks a launcher makes on
+// its tensors (Triton's check_tensors_gpu_ready: contiguous, and where the backend can read
+// them; and the sizes the kernel will index them with).
 //
 //   tl::check_tensors_ready(tl::backend::cuda, a, b, c);
 //     throws tl::usage_error: "check_tensors_ready: tensor #1 ('b', 512 x 512) is not
@@ -112,6 +113,16 @@ void check_tensor(int index, const M& m, tl::backend on) {
   check_place(index, nullptr, shape, false, on);
 }
 
+template <class T>
+std::int64_t elements_of(const ptr<T>& p) {
+  return p.extent;
+}
+template <class R>
+  requires std::ranges::sized_range<R>
+std::int64_t elements_of(const R& r) {
+  return std::int64_t(std::ranges::size(r));
+}
+
 }  // namespace check_detail
 
 // Throws tl::usage_error naming the first tensor that is not contiguous or not where the
@@ -120,6 +131,44 @@ template <class... Tensors>
 void check_tensors_ready(tl::backend on, const Tensors&... tensors) {
   int index = 0;
   (check_detail::check_tensor(index++, tensors, on), ...);
+}
+
+// The size check a launcher makes before launching a kernel that indexes a tensor with the
+// sizes it is given (Triton wrappers' `assert a.shape[1] == b.shape[0]`): throws
+// tl::usage_error unless the tensor has exactly that shape (a tl::buffer or tl::view), or
+// holds at least that many elements (a range or a checked tl::ptr, which have no shape).
+//   tl::check_shape(a, {m, k}, "a");  ->  "tl::check_shape: 'a' is 512 x 256; the launch
+//                                          needs 512 x 512"
+template <class T>
+void check_shape(const tl::view<T>& v, const extents& expected, const char* name = nullptr) {
+  const char* label = name ? name : (v.name ? v.name : "tensor");
+  bool same = v.shape.rank == expected.rank;
+  for (int a = 0; same && a < expected.rank; ++a) same = v.shape.size[std::size_t(a)] == expected.size[std::size_t(a)];
+  if (!same)
+    throw usage_error(std::string("tl::check_shape: '") + label + "' is " + v.shape.str() + "; the launch needs " +
+                      expected.str());
+}
+template <class T>
+void check_shape(const buffer<T>& b, const extents& expected, const char* name = nullptr) {
+  check_shape(b.view_of(), expected, name);
+}
+template <class R>
+  requires(requires(const R& r) { check_detail::elements_of(r); } && !host_matrix<R>)
+void check_shape(const R& r, const extents& expected, const char* name = nullptr) {
+  const std::int64_t have = check_detail::elements_of(r);
+  const char* label = name ? name : "tensor";
+  if (have < 0) return;  // an unchecked pointer: its size is not known
+  if (have < expected.numel())
+    throw usage_error(std::string("tl::check_shape: '") + label + "' has " + std::to_string(have) +
+                      " elements; the launch needs " + expected.str() +
+                      (expected.rank > 1 ? " = " + std::to_string(expected.numel()) : std::string()));
+}
+template <host_matrix M>
+void check_shape(const M& m, const extents& expected, const char* name = nullptr) {
+  const extents have{std::int64_t(m.rows()), std::int64_t(m.cols())};
+  if (expected.rank != 2 || have.size[0] != expected.size[0] || have.size[1] != expected.size[1])
+    throw usage_error(std::string("tl::check_shape: '") + (name ? name : "matrix") + "' is " + have.str() +
+                      "; the launch needs " + expected.str());
 }
 
 }  // namespace tl

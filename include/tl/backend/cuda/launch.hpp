@@ -10,6 +10,7 @@
 
 #if defined(__CUDACC__)
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -102,9 +103,9 @@ bool in_host_memory(const ptr<T>& p) {
 }
 
 template <class T>
-void place_argument(T&, mirrors&, cudaStream_t) {}
+void place_argument(T&, mirrors&, cudaStream_t, const std::string&) {}
 template <class T>
-void place_argument(ptr<T>& p, mirrors& ms, cudaStream_t stream) {
+void place_argument(ptr<T>& p, mirrors& ms, cudaStream_t stream, const std::string& context) {
   if (!in_host_memory(p)) return;
   if (p.extent < 0)
     throw usage_error("tl::launch: buffer '" + std::string(p.name) +
@@ -114,9 +115,11 @@ void place_argument(ptr<T>& p, mirrors& ms, cudaStream_t stream) {
   m.host = const_cast<std::remove_const_t<T>*>(p.base);
   m.bytes = std::size_t(p.extent) * sizeof(T);
   m.copy_back = !std::is_const_v<T>;
-  TL_CUDA_CHECK(cudaMalloc(&m.device, m.bytes ? m.bytes : 1));
+  const std::string what = context + ", copying host buffer '" + p.name + "' (" + std::to_string(m.bytes) + " bytes)";
+  check_call(cudaMalloc(&m.device, m.bytes ? m.bytes : 1), "cudaMalloc", __FILE__, __LINE__, what);
   ms.list.push_back(m);
-  TL_CUDA_CHECK(cudaMemcpyAsync(m.device, m.host, m.bytes, cudaMemcpyHostToDevice, stream));
+  check_call(cudaMemcpyAsync(m.device, m.host, m.bytes, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync", __FILE__,
+             __LINE__, what);
   p.base = static_cast<T*>(m.device);
 }
 
@@ -250,6 +253,28 @@ inline int ring_shared_memory(const void* kernel, const cudaFuncAttributes& fa, 
   return allow_dynamic_shared_memory(kernel, l.own, bytes, context);
 }
 
+// "kernel add_kernel<32>, grid (4, 1, 1), 4 warps (128 threads), stream 0x0": what a CUDA
+// error of the launch is reported with.
+inline std::string launch_description(const std::string& kernel, const grid& g, cudaStream_t stream) {
+  char where[32];
+  std::snprintf(where, sizeof where, "%p", static_cast<void*>(stream));
+  std::string s = "kernel ";
+  s += kernel;
+  s += ", grid (";
+  s += std::to_string(g.x);
+  s += ", ";
+  s += std::to_string(g.y);
+  s += ", ";
+  s += std::to_string(g.z);
+  s += "), ";
+  s += std::to_string(TL_NUM_WARPS);
+  s += " warps (";
+  s += std::to_string(32 * TL_NUM_WARPS);
+  s += " threads), stream ";
+  s += stream ? where : "0 (the default stream)";
+  return s;
+}
+
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
 template <auto Kernel, class Params>
 launch_report run(const grid& g, const launch_options& options, const Params& bound_in) {
@@ -275,16 +300,18 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
       throw usage_error("tl::launch: wait = false needs device memory arguments and TL_DEVICE_CHECKS=0 (host buffers "
                         "must be copied back and a report read after the kernel)");
   }
+  // Every CUDA error of this launch names the kernel and its configuration.
+  std::string context = launch_description(r.kernel, g, stream);
   Params bound = bound_in;
   mirrors ms;
-  std::apply([&](auto&... p) { (place_argument(p, ms, stream), ...); }, bound);
+  std::apply([&](auto&... p) { (place_argument(p, ms, stream, context), ...); }, bound);
 
   device_report* rep = nullptr;
   if constexpr (checks) {
     rep = report_buffer();
-    TL_CUDA_CHECK(cudaMemsetAsync(rep, 0, sizeof(device_report), stream));
+    check_call(cudaMemsetAsync(rep, 0, sizeof(device_report), stream), "cudaMemsetAsync (the device report)", __FILE__,
+               __LINE__, context);
   }
-  const std::string context = "kernel " + r.kernel;
   (void)cudaGetLastError();  // an earlier call's error, not checked by its caller, is not this kernel's
   const dim3 blocks(unsigned(g.x), unsigned(g.y), unsigned(g.z));
   auto kernel = std::apply([](const auto&... p) { return &entry<Kernel, TL_NUM_WARPS, TL_MIN_PROGRAMS_PER_SM, checks, std::remove_cvref_t<decltype(p)>...>; },
@@ -306,31 +333,35 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
     dynamic = ring;
   }
   r.dynamic_shared_bytes = dynamic;
+  context += ", " + std::to_string(dynamic) + " bytes of dynamic shared memory";
   if (!options.wait) {
     std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, p...); }, bound);
     check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
     return r;
   }
   timing t;
-  TL_CUDA_CHECK(cudaEventRecord(t.start, stream));
+  check_call(cudaEventRecord(t.start, stream), "cudaEventRecord", __FILE__, __LINE__, context);
   std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, p...); }, bound);
   check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
-  TL_CUDA_CHECK(cudaEventRecord(t.stop, stream));
+  check_call(cudaEventRecord(t.stop, stream), "cudaEventRecord", __FILE__, __LINE__, context);
   check_call(cudaEventSynchronize(t.stop), "running the kernel", __FILE__, __LINE__,
              context + (checks ? "" : " (TL_DEVICE_CHECKS=1 or the CPU backend names invalid accesses)"));
   float ms_elapsed = 0;
-  TL_CUDA_CHECK(cudaEventElapsedTime(&ms_elapsed, t.start, t.stop));
+  check_call(cudaEventElapsedTime(&ms_elapsed, t.start, t.stop), "cudaEventElapsedTime", __FILE__, __LINE__, context);
   r.seconds = ms_elapsed * 1e-3;
 
   for (const auto& m : ms.list)
-    if (m.copy_back) TL_CUDA_CHECK(cudaMemcpyAsync(m.host, m.device, m.bytes, cudaMemcpyDeviceToHost, stream));
+    if (m.copy_back)
+      check_call(cudaMemcpyAsync(m.host, m.device, m.bytes, cudaMemcpyDeviceToHost, stream),
+                 "cudaMemcpyAsync (a host buffer back)", __FILE__, __LINE__, context);
   if constexpr (checks) {
     auto d = std::make_unique<device_report>();
-    TL_CUDA_CHECK(cudaMemcpyAsync(d.get(), rep, sizeof(device_report), cudaMemcpyDeviceToHost, stream));
-    TL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    check_call(cudaMemcpyAsync(d.get(), rep, sizeof(device_report), cudaMemcpyDeviceToHost, stream),
+               "cudaMemcpyAsync (the device report)", __FILE__, __LINE__, context);
+    check_call(cudaStreamSynchronize(stream), "cudaStreamSynchronize", __FILE__, __LINE__, context);
     read_report(*d, bound, r);
   } else {
-    TL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    check_call(cudaStreamSynchronize(stream), "cudaStreamSynchronize", __FILE__, __LINE__, context);
   }
   return r;
 }
