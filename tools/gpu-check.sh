@@ -8,14 +8,18 @@
 #      copy bandwidth and cuBLAS (table in the log; CSV and SVG in TL_OUT, default the build dir),
 #   4. the practitioner's guide's examples on the GPU (tl-guide), and its matmul benchmark
 #      (tl-guide-bench: perf_report sweep against cuBLAS, the autotuner against each config),
-#   5. compute-sanitizer memcheck, racecheck and synccheck over all 12 puzzles and the guide's
-#      examples.
+#   5. differential testing: tl-difftest, seeded random cases of its 34 block programs on both
+#      backends against the references (TL_DIFFTEST_CASES, default 6800),
+#   6. compute-sanitizer memcheck, racecheck, initcheck and synccheck over every GPU example:
+#      the 12 puzzles, the guide's examples and a share of the differential cases (2 per
+#      program). (tl-intro and the exercises run on the CPU backend only.)
 # Ends with a summary; exits non-zero if anything failed.
 #   tools/gpu-check.sh [build-dir]      (CUDA architectures: TL_CUDA_ARCHS, default "native",
 #                                        "90a" on Hopper;
 #                                        TL_BENCH=0 skips the benchmark, TL_BENCH=only runs
 #                                        the build and the benchmarks alone; TL_SANITIZERS=0
-#                                        skips step 5)
+#                                        skips step 6, TL_SANITIZERS=only runs the build and
+#                                        step 6 alone)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -49,8 +53,23 @@ bench() {
   command -v cuobjdump > /dev/null && cuobjdump --dump-resource-usage "$build/tools/tl-bench" > "$out/tl-bench-resources.txt" 2>&1
   step "tl-guide-bench (guide's matmul sweep, autotuner against hand-picked)" "$build/examples/guide/tl-guide-bench" --out "$out"
 }
+sanitizers() {
+  local tool
+  for tool in memcheck racecheck initcheck synccheck; do
+    step "compute-sanitizer $tool, 12 puzzles" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$puzzles" check all --backend cuda
+    step "compute-sanitizer $tool, guide examples" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$build/examples/guide/tl-guide" all --backend cuda --size 128 -o "$out/chelsea-grey-sanitized.png"
+    step "compute-sanitizer $tool, differential cases (2 per program)" compute-sanitizer --tool "$tool" \
+      --error-exitcode 1 "$build/tools/tl-difftest" --backend cuda --seed 5 --cases 68
+  done
+}
 if [ "${TL_BENCH:-1}" = only ]; then
   bench
+  echo; echo "==== summary"; printf '%s\n' "${summary[@]}"; exit $status
+fi
+if [ "${TL_SANITIZERS:-1}" = only ]; then
+  sanitizers
   echo; echo "==== summary"; printf '%s\n' "${summary[@]}"; exit $status
 fi
 step "puzzles on the GPU (puzzle sizes)" "$puzzles" check all --backend cuda
@@ -58,14 +77,10 @@ step "puzzles on the GPU (+8 random sizes each)" "$puzzles" check all --backend 
 step "guide examples on the GPU" "$build/examples/guide/tl-guide" all --backend cuda -o "$out/chelsea-grey.png"
 step "GPU tests" "$build/tests/gpu/tl_gpu_tests" --order rand --rng-seed 11
 step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)"
+step "differential testing (tl-difftest, both backends)" "$build/tools/tl-difftest" --backend cuda --seed 7 \
+  --cases "${TL_DIFFTEST_CASES:-6800}"
 [ "${TL_BENCH:-1}" != 0 ] && bench
-[ "${TL_SANITIZERS:-1}" = 0 ] && tools=() || tools=(memcheck racecheck synccheck)
-for tool in "${tools[@]}"; do
-  step "compute-sanitizer $tool, 12 puzzles" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$puzzles" check all --backend cuda
-  step "compute-sanitizer $tool, guide examples" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$build/examples/guide/tl-guide" all --backend cuda --size 128 -o "$out/chelsea-grey-sanitized.png"
-done
+[ "${TL_SANITIZERS:-1}" != 0 ] && sanitizers
 
 echo; echo "==== summary"
 printf '%s\n' "${summary[@]}"

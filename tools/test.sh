@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs missing Debian packages, builds everything (warnings
 # are errors) and runs CTest: the op tests, the launch and access checks, the puzzles at
-# puzzle and random sizes, the compile-fail tests, the install/consumer test, and the GPU
-# part. The CUDA targets are always built (for sm_80 and sm_90, with nvcc from the CUDA
-# Toolkit), so nothing that breaks the GPU build passes; on a machine without a GPU the GPU
-# tests are reported as skipped. TL_CUDA=OFF tools/test.sh runs without nvcc (CPU only).
+# puzzle and random sizes, the compile-fail catalogue, the differential tests, the
+# install/consumer test, and the GPU part; then the CPU suite again under AddressSanitizer and
+# UndefinedBehaviorSanitizer (tools/sanitize.sh). The CUDA targets are always built (for sm_80
+# and sm_90, with nvcc from the CUDA Toolkit), so nothing that breaks the GPU build passes; on
+# a machine without a GPU the GPU tests are reported as skipped. TL_CUDA=OFF tools/test.sh
+# runs without nvcc (CPU only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh --tests
@@ -20,3 +22,5 @@ elif ! nvidia-smi -L > /dev/null 2>&1; then
   echo "tl: tools/gpu-check.sh runs them (and compute-sanitizer) on a machine with a GPU"
 fi
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+# The CPU suite once more under AddressSanitizer and UndefinedBehaviorSanitizer.
+tools/sanitize.sh build-sanitize
