@@ -53,7 +53,7 @@ TEST_CASE("guide copy: mistake 1 (offsets not moved by the program id) is report
   CHECK(report.str().find("both store element") != std::string::npos);
   // Thrown by default, with the same text.
   CHECK_THROWS_WITH(tl::launch<copy_k_same_offsets<2>>(tl::grid(3), x, x.zeros_like("z"), 6),
-                    Catch::Contains("element(s) stored by two programs"));
+                    Catch::Contains("race(s) between programs"));
 }
 
 TEST_CASE("guide copy: mistake 2 (pid * n) leaves programs that store nothing, and the report notes them") {

@@ -41,8 +41,9 @@ struct launch_options {
   bool sequential = false;  // run programs one by one in grid order (deterministic prints); also TL_SEQUENTIAL=1
   int threads = 0;          // host threads for the programs; 0: one per hardware thread
   tl::trace* trace = nullptr;  // record every load and store, lane by lane (tl/backend/cpu/trace.hpp)
-  bool detect_races = true; // report an element stored by two programs (an error: which value
-                            // stays depends on their order); costs 4 bytes per stored element
+  bool detect_races = true; // report an element two programs store, or one stores and another
+                            // loads (an error: the result depends on their order); costs 8 bytes
+                            // per element of each buffer stored or loaded through a non-const ptr
   // CUDA
   int num_warps = 0;        // 0: TL_NUM_WARPS of the launching translation unit; else it must equal it
   void* stream = nullptr;   // a cudaStream_t; null: the default stream

@@ -45,12 +45,19 @@ struct assert_failure {
   std::int64_t failing_lanes = 0;
 };
 
-// Two programs of one launch that stored to the same element (CPU backend): the result
-// depends on which ran last (on a GPU, on timing).
+// Two programs of one launch that access the same element, at least one storing it (CPU
+// backend): the result depends on their order (on a GPU, on timing).
+enum class race_kind {
+  store_store,       // both store it
+  load_after_store,  // `program` loads what `first_program` stored
+  store_after_load,  // `program` stores what `first_program` (or several programs) loaded
+};
 struct store_race {
-  int first_program[3] = {0, 0, 0};  // the program that stored there first
+  race_kind kind = race_kind::store_store;
+  int first_program[3] = {0, 0, 0};  // the program that accessed it first
+  bool several = false;              // store_after_load: several programs loaded it
   int program[3] = {0, 0, 0};        // a later one
-  source_location where;             // the later program's store
+  source_location where;             // the later program's access
   std::string buffer;
   std::int64_t offset = 0;           // the element
 };
@@ -63,7 +70,8 @@ struct launch_report {
   std::vector<assert_failure> asserts;
   std::int64_t invalid_ops = 0;    // loads/stores with an invalid lane
   std::int64_t invalid_lanes = 0;  // lanes in all of them
-  // CPU backend: elements stored by two programs (launch_options::detect_races), the first
+  // CPU backend: races, elements stored by two programs or stored by one and loaded by another
+  // (launch_options::detect_races), the first
   // few recorded; and programs whose stores were all masked off (a note, not an error: it is
   // often a mistake in the offsets, as in the guide's copy kernel).
   std::vector<store_race> races;
@@ -142,7 +150,7 @@ inline std::string launch_report::str() const {
     parts.push_back(std::to_string(invalid_ops) + " invalid load/store op(s), " + std::to_string(invalid_lanes) +
                     " invalid lane(s)");
   if (!asserts.empty()) parts.push_back(std::to_string(asserts.size()) + " failed device_assert(s)");
-  if (race_count) parts.push_back(std::to_string(race_count) + " element(s) stored by two programs");
+  if (race_count) parts.push_back(std::to_string(race_count) + " race(s) between programs");
   for (std::size_t i = 0; i < parts.size(); ++i) o << (i ? "; " : "") << parts[i];
   o << '\n';
   for (const auto& a : invalid) o << "  " << format_access(a) << '\n';
@@ -151,10 +159,20 @@ inline std::string launch_report::str() const {
   for (const auto& f : asserts)
     o << "  program " << format_program(f.program) << ": device_assert failed at " << f.where.file << ':'
       << f.where.line << ": " << f.message << " (" << f.failing_lanes << " lane(s))\n";
-  for (const auto& x : races)
-    o << "  race: programs " << format_program(x.first_program) << " and " << format_program(x.program)
-      << " both store element " << x.offset << " of buffer '" << x.buffer << "' (the second at " << x.where.file
-      << ':' << x.where.line << ")\n";
+  for (const auto& x : races) {
+    const std::string element = "element " + std::to_string(x.offset) + " of buffer '" + x.buffer + "'";
+    const std::string at = std::string(x.where.file) + ':' + std::to_string(x.where.line);
+    const std::string first = x.several ? "other programs" : "program " + format_program(x.first_program);
+    if (x.kind == race_kind::store_store)
+      o << "  race: programs " << format_program(x.first_program) << " and " << format_program(x.program)
+        << " both store " << element << " (the second at " << at << ")\n";
+    else if (x.kind == race_kind::load_after_store)
+      o << "  race: program " << format_program(x.program) << " loads " << element << ", which " << first
+        << " stores (the load at " << at << ")\n";
+    else
+      o << "  race: program " << format_program(x.program) << " stores " << element << ", which " << first
+        << " load" << (x.several ? "" : "s") << " (the store at " << at << ")\n";
+  }
   if (race_count > static_cast<std::int64_t>(races.size()))
     o << "  ... " << (race_count - static_cast<std::int64_t>(races.size())) << " more races\n";
   if (idle_count) o << "  note: " << idle_note(*this) << '\n';

@@ -201,8 +201,13 @@ TL_HD auto load_pointers(const P& ptrs_in, M mask_in, O other_in, source_locatio
     const bool masked = mask.at(broadcast_coord<shape_of_t<EM>>(c));
     const bool valid = masked && checker.template check<S>(p, c);
     checker.observe(p, masked, valid);
-    if (valid) out.v[i] = *p.get();
-    else out.v[i] = convert<T>(other.at(broadcast_coord<shape_of_t<EO>>(c)));
+    if (valid) {
+      out.v[i] = *p.get();
+      // A non-const pointer's buffer may be stored by the launch too: a load/store race.
+      if constexpr (!std::is_const_v<typename pointee<PT>::type>) cpu::note_load(p.base, p.extent, p.offset, p.name, where);
+    } else {
+      out.v[i] = convert<T>(other.at(broadcast_coord<shape_of_t<EO>>(c)));
+    }
   }
   checker.finish();
 #endif

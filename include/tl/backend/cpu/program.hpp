@@ -15,12 +15,15 @@
 
 namespace tl::detail::cpu {
 
-// For race detection: per stored buffer, which program (linear id + 1) stored each element
-// first; 0 where none has.
+// For race detection, per buffer a kernel stores or loads through a non-const pointer: which
+// program (linear id + 1) stored each element first (0: none), and which loaded it (0: none,
+// -1: more than one program).
 struct store_owners {
   std::int64_t size = 0;
   std::unique_ptr<std::atomic<std::int32_t>[]> owner;
+  std::unique_ptr<std::atomic<std::int32_t>[]> reader;
 };
+inline constexpr std::int32_t several_readers = -1;
 
 struct launch_state {
   launch_report report;
@@ -67,31 +70,34 @@ inline void report_invalid_access(invalid_access a) {
   if (r.invalid.size() < launch_report::max_records) r.invalid.push_back(std::move(a));
 }
 
-// Called by a store for each element it writes (checked pointers only): records the first
-// program to store it, and reports a second one.
-inline void note_store(const void* base, std::int64_t extent, std::int64_t offset, const char* name,
-                       source_location where) {
-  program_state* p = current_program;
-  if (!p || !p->launch || !p->launch->detect_races || extent < 0) return;
+// The race table of a buffer, made on first use (the last one looked up is cached).
+inline store_owners* owners_of(program_state* p, const void* base, std::int64_t extent) {
   if (p->owners_of != base) {
     std::lock_guard<std::mutex> lock(p->launch->mutex);
     store_owners& o = p->launch->owners[base];
     if (!o.owner) {
       o.size = extent;
       o.owner = std::make_unique<std::atomic<std::int32_t>[]>(std::size_t(extent));
+      o.reader = std::make_unique<std::atomic<std::int32_t>[]>(std::size_t(extent));
     }
     p->owners_of = base;
     p->owners = &o;
   }
-  if (offset >= p->owners->size) return;
-  const std::int32_t me = p->linear_id + 1;
-  std::int32_t first = 0;
-  if (p->owners->owner[std::size_t(offset)].compare_exchange_strong(first, me) || first == me) return;
+  return p->owners;
+}
+
+inline void record_race(program_state* p, race_kind kind, std::int32_t other_id, std::int64_t offset,
+                        const char* name, source_location where) {
   store_race r;
-  const std::int32_t f = first - 1;
-  r.first_program[0] = int(f % p->grid[0]);
-  r.first_program[1] = int((f / p->grid[0]) % p->grid[1]);
-  r.first_program[2] = int(f / (p->grid[0] * p->grid[1]));
+  r.kind = kind;
+  if (other_id > 0) {
+    const std::int32_t f = other_id - 1;
+    r.first_program[0] = int(f % p->grid[0]);
+    r.first_program[1] = int((f / p->grid[0]) % p->grid[1]);
+    r.first_program[2] = int(f / (p->grid[0] * p->grid[1]));
+  } else {
+    r.several = true;  // loaded by more than one program: which ones is not kept
+  }
   for (int i = 0; i < 3; ++i) r.program[i] = p->pid[i];
   r.where = where;
   r.buffer = name ? name : "(unnamed)";
@@ -100,6 +106,41 @@ inline void note_store(const void* base, std::int64_t extent, std::int64_t offse
   launch_report& rep = p->launch->report;
   ++rep.race_count;
   if (rep.races.size() < launch_report::max_records) rep.races.push_back(std::move(r));
+}
+
+// Called by a store for each element it writes (checked pointers only): records the first
+// program to store it, and reports a second one, or another program that loaded it.
+inline void note_store(const void* base, std::int64_t extent, std::int64_t offset, const char* name,
+                       source_location where) {
+  program_state* p = current_program;
+  if (!p || !p->launch || !p->launch->detect_races || extent < 0) return;
+  store_owners* o = owners_of(p, base, extent);
+  if (offset >= o->size) return;
+  const std::int32_t me = p->linear_id + 1;
+  std::int32_t first = 0;
+  if (!o->owner[std::size_t(offset)].compare_exchange_strong(first, me) && first != me) {
+    record_race(p, race_kind::store_store, first, offset, name, where);
+    return;
+  }
+  const std::int32_t reader = o->reader[std::size_t(offset)].load();
+  if (reader != 0 && reader != me) record_race(p, race_kind::store_after_load, reader, offset, name, where);
+}
+
+// Called by a load for each element it reads through a checked non-const pointer (the
+// buffers a launch may also store): records the program, and reports the element if
+// another program stores it.
+inline void note_load(const void* base, std::int64_t extent, std::int64_t offset, const char* name,
+                      source_location where) {
+  program_state* p = current_program;
+  if (!p || !p->launch || !p->launch->detect_races || extent < 0) return;
+  store_owners* o = owners_of(p, base, extent);
+  if (offset >= o->size) return;
+  const std::int32_t me = p->linear_id + 1;
+  std::atomic<std::int32_t>& reader = o->reader[std::size_t(offset)];
+  std::int32_t seen = 0;
+  if (!reader.compare_exchange_strong(seen, me) && seen != me && seen != several_readers) reader.store(several_readers);
+  const std::int32_t owner = o->owner[std::size_t(offset)].load();
+  if (owner != 0 && owner != me) record_race(p, race_kind::load_after_store, owner, offset, name, where);
 }
 
 inline void report_assert_failure(assert_failure f) {
