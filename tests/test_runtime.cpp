@@ -78,8 +78,15 @@ TEST_CASE("buffer: shapes, strides, copies in and out, Eigen matrices") {
   CHECK(tc.to_host()[1] == m(1, 0));
   CHECK_THROWS_WITH(tl::buffer<float>(std::vector<float>(5), {2, 3}), Catch::Contains("5 values for shape 2 x 3"));
   CHECK_THROWS_WITH(tl::buffer<float>({1, 2, 3, 4}), Catch::Contains("4 axes"));
-  Eigen::Matrix2f small;  // fixed size: cannot be resized
+  Eigen::Matrix2f small;  // fixed size: cannot be resized (Eigen's resize would assert)
   CHECK_THROWS_WITH(tl::buffer<float>({3, 4}).to_matrix(small), Catch::Contains("into a 2 x 2 matrix from 3 x 4"));
+  Eigen::Matrix<float, 3, Eigen::Dynamic> three_rows;  // rows fixed, columns free
+  tl::buffer<float>({3, 4}).to_matrix(three_rows);
+  CHECK(three_rows.cols() == 4);
+  CHECK_THROWS_WITH(tl::buffer<float>({2, 4}).to_matrix(three_rows), Catch::Contains("into a 3 x 4 matrix from 2 x 4"));
+  std::vector<float> storage(6);
+  Eigen::Map<Eigen::MatrixXf> map(storage.data(), 2, 3);  // a map does not own its memory
+  CHECK_THROWS_WITH(tl::buffer<float>({3, 2}).to_matrix(map), Catch::Contains("into a 2 x 3 matrix from 3 x 2"));
   // buffers on the CUDA backend need nvcc: this file is compiled by the host compiler
   CHECK_THROWS_WITH(tl::buffer<float>({4}, tl::backend::cuda, "g"), Catch::Contains("compiled by nvcc"));
 }

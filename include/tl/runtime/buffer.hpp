@@ -222,13 +222,29 @@ class buffer {
   template <class M>
   void to_matrix(M& m) const {
     if (rank() != 2) throw usage_error("tl::buffer '" + name_ + "': to_matrix of a " + shape_.str() + " buffer");
-    if constexpr (requires { m.resize(shape(0), shape(1)); }) m.resize(shape(0), shape(1));
+    if (std::int64_t(m.rows()) != shape(0) || std::int64_t(m.cols()) != shape(1)) resize_matrix(m);
     if (std::int64_t(m.rows()) != shape(0) || std::int64_t(m.cols()) != shape(1))
       throw usage_error("tl::buffer '" + name_ + "': to_matrix into a " + std::to_string(m.rows()) + " x " +
                         std::to_string(m.cols()) + " matrix from " + shape_.str());
     const std::vector<T> v = to_host();
     for (std::int64_t i = 0; i < shape(0); ++i)
       for (std::int64_t j = 0; j < shape(1); ++j) m(i, j) = v[std::size_t(i * shape(1) + j)];
+  }
+
+  // Resizes m to this buffer's shape where it can be. Eigen's fixed extents (not Eigen::Dynamic,
+  // -1) and maps (no conservativeResize: they do not own their memory) cannot change, and their
+  // resize() asserts: they are left for to_matrix's check to refuse.
+  template <class M>
+  void resize_matrix(M& m) const {
+    if constexpr (requires { M::RowsAtCompileTime; M::ColsAtCompileTime; }) {
+      if constexpr (requires { m.conservativeResize(shape(0), shape(1)); }) {
+        const bool rows_free = M::RowsAtCompileTime < 0 || M::RowsAtCompileTime == shape(0);
+        const bool cols_free = M::ColsAtCompileTime < 0 || M::ColsAtCompileTime == shape(1);
+        if (rows_free && cols_free) m.resize(shape(0), shape(1));
+      }
+    } else if constexpr (requires { m.resize(shape(0), shape(1)); }) {
+      m.resize(shape(0), shape(1));
+    }
   }
 
   T* data() const { return data_; }
