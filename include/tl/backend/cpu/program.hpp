@@ -86,6 +86,14 @@ inline store_owners* owners_of(program_state* p, const void* base, std::int64_t 
   return p->owners;
 }
 
+// The table of an element the running program accesses, or null where races are not tracked
+// (outside a launch, detection off, a pointer of unknown size, an offset past the buffer).
+inline store_owners* race_table(program_state* p, const void* base, std::int64_t extent, std::int64_t offset) {
+  if (!p || !p->launch || !p->launch->detect_races || extent < 0) return nullptr;
+  store_owners* o = owners_of(p, base, extent);
+  return offset < o->size ? o : nullptr;
+}
+
 inline void record_race(program_state* p, race_kind kind, std::int32_t other_id, std::int64_t offset,
                         const char* name, source_location where) {
   store_race r;
@@ -113,9 +121,8 @@ inline void record_race(program_state* p, race_kind kind, std::int32_t other_id,
 inline void note_store(const void* base, std::int64_t extent, std::int64_t offset, const char* name,
                        source_location where) {
   program_state* p = current_program;
-  if (!p || !p->launch || !p->launch->detect_races || extent < 0) return;
-  store_owners* o = owners_of(p, base, extent);
-  if (offset >= o->size) return;
+  store_owners* o = race_table(p, base, extent, offset);
+  if (!o) return;
   const std::int32_t me = p->linear_id + 1;
   std::int32_t first = 0;
   if (!o->owner[std::size_t(offset)].compare_exchange_strong(first, me) && first != me) {
@@ -132,9 +139,8 @@ inline void note_store(const void* base, std::int64_t extent, std::int64_t offse
 inline void note_load(const void* base, std::int64_t extent, std::int64_t offset, const char* name,
                       source_location where) {
   program_state* p = current_program;
-  if (!p || !p->launch || !p->launch->detect_races || extent < 0) return;
-  store_owners* o = owners_of(p, base, extent);
-  if (offset >= o->size) return;
+  store_owners* o = race_table(p, base, extent, offset);
+  if (!o) return;
   const std::int32_t me = p->linear_id + 1;
   std::atomic<std::int32_t>& reader = o->reader[std::size_t(offset)];
   std::int32_t seen = 0;
