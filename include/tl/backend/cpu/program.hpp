@@ -143,8 +143,10 @@ inline void note_load(const void* base, std::int64_t extent, std::int64_t offset
   if (!o) return;
   const std::int32_t me = p->linear_id + 1;
   std::atomic<std::int32_t>& reader = o->reader[std::size_t(offset)];
-  std::int32_t seen = 0;
-  if (!reader.compare_exchange_strong(seen, me) && seen != me && seen != several_readers) reader.store(several_readers);
+  // A plain read first: most loads find themselves (or "several") recorded and write nothing.
+  std::int32_t seen = reader.load();
+  if (seen == 0) reader.compare_exchange_strong(seen, me);  // on failure, seen is the other program
+  if (seen != 0 && seen != me && seen != several_readers) reader.store(several_readers);
   const std::int32_t owner = o->owner[std::size_t(offset)].load();
   if (owner != 0 && owner != me) record_race(p, race_kind::load_after_store, owner, offset, name, where);
 }

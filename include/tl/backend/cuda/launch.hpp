@@ -102,10 +102,40 @@ bool in_host_memory(const ptr<T>& p) {
   return p.base && is_host_memory(p.base);
 }
 
+// What a launch's CUDA errors are reported with: "kernel add_kernel<32>, grid (4, 1, 1), 4 warps
+// (128 threads), stream 0 (the default stream), 0 bytes of dynamic shared memory". The text is
+// made only when a call fails: a launch that succeeds builds no string for it.
+// (Its warp count is a field: TL_NUM_WARPS differs between translation units, and this struct is
+// outside the ABI namespace.)
+struct launch_context {
+  const std::string& kernel;
+  grid g;
+  cudaStream_t stream = nullptr;
+  int warps = 0;
+  int dynamic_shared = -1;  // -1: not decided yet
+  std::string str() const {
+    char where[32];
+    std::snprintf(where, sizeof where, "%p", static_cast<void*>(stream));
+    std::string s = "kernel " + kernel + ", grid (" + std::to_string(g.x);
+    s += ", " + std::to_string(g.y);
+    s += ", " + std::to_string(g.z);
+    s += "), " + std::to_string(warps);
+    s += " warps (" + std::to_string(32 * warps);
+    s += " threads), stream ";
+    s += stream ? where : "0 (the default stream)";
+    if (dynamic_shared >= 0) s += ", " + std::to_string(dynamic_shared) + " bytes of dynamic shared memory";
+    return s;
+  }
+};
+inline void check_call(cudaError_t e, const char* call, const char* file, int line, const launch_context& c,
+                       const char* note = "") {
+  if (e != cudaSuccess) check_call(e, call, file, line, c.str() + note);
+}
+
 template <class T>
-void place_argument(T&, mirrors&, cudaStream_t, const std::string&) {}
+void place_argument(T&, mirrors&, const launch_context&) {}
 template <class T>
-void place_argument(ptr<T>& p, mirrors& ms, cudaStream_t stream, const std::string& context) {
+void place_argument(ptr<T>& p, mirrors& ms, const launch_context& context) {
   if (!in_host_memory(p)) return;
   if (p.extent < 0)
     throw usage_error("tl::launch: buffer '" + std::string(p.name) +
@@ -115,11 +145,14 @@ void place_argument(ptr<T>& p, mirrors& ms, cudaStream_t stream, const std::stri
   m.host = const_cast<std::remove_const_t<T>*>(p.base);
   m.bytes = std::size_t(p.extent) * sizeof(T);
   m.copy_back = !std::is_const_v<T>;
-  const std::string what = context + ", copying host buffer '" + p.name + "' (" + std::to_string(m.bytes) + " bytes)";
-  check_call(cudaMalloc(&m.device, m.bytes ? m.bytes : 1), "cudaMalloc", __FILE__, __LINE__, what);
+  auto check = [&](cudaError_t e, const char* call, int line) {
+    if (e != cudaSuccess)
+      check_call(e, call, __FILE__, line,
+                 context.str() + ", copying host buffer '" + p.name + "' (" + std::to_string(m.bytes) + " bytes)");
+  };
+  check(cudaMalloc(&m.device, m.bytes ? m.bytes : 1), "cudaMalloc", __LINE__);
   ms.list.push_back(m);
-  check_call(cudaMemcpyAsync(m.device, m.host, m.bytes, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync", __FILE__,
-             __LINE__, what);
+  check(cudaMemcpyAsync(m.device, m.host, m.bytes, cudaMemcpyHostToDevice, context.stream), "cudaMemcpyAsync", __LINE__);
   p.base = static_cast<T*>(m.device);
 }
 
@@ -217,7 +250,7 @@ inline shared_memory_limits shared_memory_of(const cudaFuncAttributes& fa) {
 
 // Lets `kernel` take `bytes` of dynamic shared memory with all of the multiprocessor's memory as
 // shared memory (so that programs count as computed), and returns bytes.
-inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, const std::string& context) {
+inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, const launch_context& context) {
   check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
              "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
   if (own + bytes > 48 * 1024)  // static and dynamic together beyond the default limit: asked for
@@ -229,7 +262,7 @@ inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, c
 // launch_options::programs_per_sm: the dynamic shared memory (unused by the program) that
 // leaves room for at most that many programs on a multiprocessor (a dot's ring may use it).
 inline int reserved_shared_memory(const void* kernel, const cudaFuncAttributes& fa, int programs_per_sm,
-                                  const std::string& context) {
+                                  const launch_context& context) {
   const shared_memory_limits l = shared_memory_of(fa);
   const int share = l.per_sm / programs_per_sm / 256 * 256;
   return allow_dynamic_shared_memory(kernel, l.own, std::clamp(share - l.reserved - l.own, 0, l.per_block - l.own),
@@ -242,7 +275,7 @@ inline int reserved_shared_memory(const void* kernel, const cudaFuncAttributes& 
 // smaller, and memory-bound kernels keep their L1), if they fit without fewer programs on a
 // multiprocessor than registers and static shared memory allow; else 0. It depends on the
 // kernel and the device only: the launch works it out once per kernel.
-inline int ring_shared_memory(const void* kernel, const cudaFuncAttributes& fa, const std::string& context) {
+inline int ring_shared_memory(const void* kernel, const cudaFuncAttributes& fa, const launch_context& context) {
   if (fa.sharedSizeBytes < ring_min_static_bytes) return 0;
   const shared_memory_limits l = shared_memory_of(fa);
   int programs = 0;
@@ -251,28 +284,6 @@ inline int ring_shared_memory(const void* kernel, const cudaFuncAttributes& fa, 
   const int share = programs > 0 ? l.per_sm / programs / 256 * 256 - l.reserved - l.own : 0;
   if (bytes > share || bytes > l.per_block - l.own) return 0;  // it would cost occupancy
   return allow_dynamic_shared_memory(kernel, l.own, bytes, context);
-}
-
-// "kernel add_kernel<32>, grid (4, 1, 1), 4 warps (128 threads), stream 0x0": what a CUDA
-// error of the launch is reported with.
-inline std::string launch_description(const std::string& kernel, const grid& g, cudaStream_t stream) {
-  char where[32];
-  std::snprintf(where, sizeof where, "%p", static_cast<void*>(stream));
-  std::string s = "kernel ";
-  s += kernel;
-  s += ", grid (";
-  s += std::to_string(g.x);
-  s += ", ";
-  s += std::to_string(g.y);
-  s += ", ";
-  s += std::to_string(g.z);
-  s += "), ";
-  s += std::to_string(TL_NUM_WARPS);
-  s += " warps (";
-  s += std::to_string(32 * TL_NUM_WARPS);
-  s += " threads), stream ";
-  s += stream ? where : "0 (the default stream)";
-  return s;
 }
 
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
@@ -301,10 +312,10 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
                         "must be copied back and a report read after the kernel)");
   }
   // Every CUDA error of this launch names the kernel and its configuration.
-  std::string context = launch_description(r.kernel, g, stream);
+  launch_context context{r.kernel, g, stream, TL_NUM_WARPS};
   Params bound = bound_in;
   mirrors ms;
-  std::apply([&](auto&... p) { (place_argument(p, ms, stream, context), ...); }, bound);
+  std::apply([&](auto&... p) { (place_argument(p, ms, context), ...); }, bound);
 
   device_report* rep = nullptr;
   if constexpr (checks) {
@@ -333,7 +344,7 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
     dynamic = ring;
   }
   r.dynamic_shared_bytes = dynamic;
-  context += ", " + std::to_string(dynamic) + " bytes of dynamic shared memory";
+  context.dynamic_shared = dynamic;
   if (!options.wait) {
     std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, p...); }, bound);
     check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
@@ -344,8 +355,8 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, p...); }, bound);
   check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
   check_call(cudaEventRecord(t.stop, stream), "cudaEventRecord", __FILE__, __LINE__, context);
-  check_call(cudaEventSynchronize(t.stop), "running the kernel", __FILE__, __LINE__,
-             context + (checks ? "" : " (TL_DEVICE_CHECKS=1 or the CPU backend names invalid accesses)"));
+  check_call(cudaEventSynchronize(t.stop), "running the kernel", __FILE__, __LINE__, context,
+             checks ? "" : " (TL_DEVICE_CHECKS=1 or the CPU backend names invalid accesses)");
   float ms_elapsed = 0;
   check_call(cudaEventElapsedTime(&ms_elapsed, t.start, t.stop), "cudaEventElapsedTime", __FILE__, __LINE__, context);
   r.seconds = ms_elapsed * 1e-3;
