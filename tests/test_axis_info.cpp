@@ -3,6 +3,7 @@
 // kernel read unmasked memory. Checked on the host: they are compile-time properties.
 #include <catch2/catch.hpp>
 
+#include <tl/expr/axis_info.hpp>
 #include <tl/tl.hpp>
 
 using tl::None;

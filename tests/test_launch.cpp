@@ -186,11 +186,8 @@ TEST_CASE("device_assert fails the launch with the program and line", "[launch][
 
 TEST_CASE("print_if prints in the programs its condition selects, with the id in front", "[debug]") {
   std::vector<float> x{1, 2, 3, 4};
-  std::ostringstream captured;
-  auto* old = std::cout.rdbuf(captured.rdbuf());
-  launch<prints>(grid(3), launch_options{.sequential = true}, x);
-  std::cout.rdbuf(old);
-  REQUIRE(captured.str() == "pid (1, 0, 0) x [1, 2, 3, 4]\n");
+  const std::string printed = testing::captured_stdout([&] { launch<prints>(grid(3), launch_options{.sequential = true}, x); });
+  REQUIRE(printed == "pid (1, 0, 0) x [1, 2, 3, 4]\n");
 }
 
 namespace {
@@ -214,15 +211,15 @@ TEST_CASE("breakpoint_if calls the debugger's hook in the programs its condition
 
 TEST_CASE("program-id conditions", "[debug]") {
   const int pid[3] = {0, 1, 2};
-  REQUIRE(detail::pid_condition_holds("", pid));
-  REQUIRE(detail::pid_condition_holds("=0", pid));
-  REQUIRE_FALSE(detail::pid_condition_holds(">0", pid));
-  REQUIRE(detail::pid_condition_holds("=0,=1", pid));
-  REQUIRE(detail::pid_condition_holds(",>=1,<3", pid));
-  REQUIRE(detail::pid_condition_holds(" = 0 , != 2", pid));
-  REQUIRE_FALSE(detail::pid_condition_holds(",,!=2", pid));
-  REQUIRE_THROWS_AS(detail::pid_condition_holds("x0", pid), usage_error);
-  REQUIRE_THROWS_AS(detail::pid_condition_holds("=", pid), usage_error);
+  REQUIRE(detail::cpu::pid_condition_holds("", pid));
+  REQUIRE(detail::cpu::pid_condition_holds("=0", pid));
+  REQUIRE_FALSE(detail::cpu::pid_condition_holds(">0", pid));
+  REQUIRE(detail::cpu::pid_condition_holds("=0,=1", pid));
+  REQUIRE(detail::cpu::pid_condition_holds(",>=1,<3", pid));
+  REQUIRE(detail::cpu::pid_condition_holds(" = 0 , != 2", pid));
+  REQUIRE_FALSE(detail::cpu::pid_condition_holds(",,!=2", pid));
+  REQUIRE_THROWS_AS(detail::cpu::pid_condition_holds("x0", pid), usage_error);
+  REQUIRE_THROWS_AS(detail::cpu::pid_condition_holds("=", pid), usage_error);
 }
 
 TEST_CASE("swizzle2d matches Triton's definition and is a permutation", "[program]") {

@@ -6,12 +6,16 @@
 #include <vector>
 
 #include <tl/tl.hpp>
+// The CUDA backend's layouts and evaluator are constexpr and host-callable: included here
+// under the host compiler to be checked without a GPU.
+#include <tl/backend/cuda/evaluation.hpp>
+#include <tl/backend/cuda/reduce.hpp>
 
 namespace {
 using tl::detail::cuda::layout;
 using tl::detail::cuda::threads;
 
-template <tl::detail::order O, int... D>
+template <tl::detail::cuda::order O, int... D>
 void check_bijection_in() {
   using L = layout<tl::shape<D...>, O>;
   std::vector<int> owners(std::size_t(L::n), 0);
@@ -31,8 +35,8 @@ void check_bijection_in() {
 }
 template <int... D>
 void check_bijection() {
-  check_bijection_in<tl::detail::order::standard, D...>();
-  check_bijection_in<tl::detail::order::mma, D...>();
+  check_bijection_in<tl::detail::cuda::order::standard, D...>();
+  check_bijection_in<tl::detail::cuda::order::mma, D...>();
 }
 }  // namespace
 
@@ -69,7 +73,7 @@ TEST_CASE("the tiled layout is the mma accumulator layout, columns permuted per 
 }
 
 TEST_CASE("the accumulator order is the mma accumulator fragment with columns in memory order", "[layout]") {
-  using tl::detail::order;
+  using tl::detail::cuda::order;
   using L = layout<tl::shape<128, 128>, order::mma>;
   using Std = layout<tl::shape<128, 128>>;
   STATIC_REQUIRE(L::vec == 2);
@@ -88,41 +92,52 @@ TEST_CASE("the accumulator order is the mma accumulator fragment with columns in
       CHECK(Std::flat(t, i) / 128 == row);
     }
   }
-  // Only tiled shapes have the second order; what zeros, full and dot make.
-  using tl::detail::cuda::accumulator_order;
-  STATIC_REQUIRE(accumulator_order<tl::shape<64, 64>> == order::mma);
-  STATIC_REQUIRE(accumulator_order<tl::shape<1, 128, 128>> == order::mma);
-  STATIC_REQUIRE(accumulator_order<tl::shape<4, 1024>> == order::standard);
-  STATIC_REQUIRE(accumulator_order<tl::shape<128>> == order::standard);
+  // Only tiled shapes have the second order: a computed tiled block's (tl::block, what zeros,
+  // full and dot make); a loaded one keeps the standard order.
+  using tl::detail::cuda::held_order;
+  using tl::detail::origin;
+  STATIC_REQUIRE(held_order<tl::shape<64, 64>, origin::computed> == order::mma);
+  STATIC_REQUIRE(held_order<tl::shape<1, 128, 128>, origin::computed> == order::mma);
+  STATIC_REQUIRE(held_order<tl::shape<64, 64>, origin::loaded> == order::standard);
+  STATIC_REQUIRE(held_order<tl::shape<4, 1024>, origin::computed> == order::standard);
+  STATIC_REQUIRE(held_order<tl::shape<128>, origin::computed> == order::standard);
 }
 
 TEST_CASE("register orders: what each op makes, and how an expression's order is found", "[layout]") {
   using tl::None;
   using tl::_;
-  using tl::detail::order;
-  using tl::detail::order_of;
+  using tl::detail::cuda::order;
+  using tl::detail::cuda::order_of;
+  // One block type per element type and shape: zeros, full, dot, eval and a declared block are
+  // all a tl::block, held in the accumulator order when tiled.
   auto acc = tl::zeros<64, 64>(tl::float32);
+  STATIC_REQUIRE(std::is_same_v<decltype(acc), tl::block<float, 64, 64>>);
   STATIC_REQUIRE(order_of<decltype(acc)>() == order::mma);
-  STATIC_REQUIRE(std::is_same_v<decltype(tl::zeros<8>(tl::float32)), tl::block<float, 8>>);  // one order only
-  STATIC_REQUIRE(order_of<decltype(tl::full<64, 64>(1.0f, tl::float32))>() == order::mma);
+  STATIC_REQUIRE(std::is_same_v<decltype(tl::full<64, 64>(1.0f, tl::float32)), tl::block<float, 64, 64>>);
   tl::block<float, 64, 64> x;
-  STATIC_REQUIRE(order_of<decltype(x)>() == order::standard);
+  STATIC_REQUIRE(order_of<decltype(x)>() == order::mma);
+  STATIC_REQUIRE(order_of<decltype(tl::zeros<8>(tl::float32))>() == order::standard);  // not tiled: one order
+  // A loaded tile is in the standard order (wide memory accesses).
+  std::vector<float> mem(64 * 64, 1.0f);
+  const tl::ptr<float> p(mem);
   auto r = tl::arange<0, 64>();
+  auto loaded = tl::load(p + r(_, None) * 64 + r(None, _));
+  STATIC_REQUIRE(order_of<decltype(loaded)>() == order::standard);
   auto outer = r(_, None) + r(None, _);  // aranges and broadcasts: no order of their own
   STATIC_REQUIRE(order_of<decltype(outer)>() == order::any);
   STATIC_REQUIRE(order_of<decltype(outer + acc)>() == order::mma);  // the first operand that has one
-  STATIC_REQUIRE(order_of<decltype(x + acc)>() == order::standard);
-  STATIC_REQUIRE(order_of<decltype(acc + x)>() == order::mma);
-  STATIC_REQUIRE(order_of<decltype(tl::eval(acc * 2.0f))>() == order::mma);
-  STATIC_REQUIRE(order_of<decltype(tl::eval(outer))>() == order::standard);
+  STATIC_REQUIRE(order_of<decltype(tl::detail::as_expr(loaded) + acc)>() == order::standard);
+  STATIC_REQUIRE(order_of<decltype(acc + tl::detail::as_expr(loaded))>() == order::mma);
+  STATIC_REQUIRE(std::is_same_v<decltype(tl::eval(loaded * 2.0f)), tl::block<float, 64, 64>>);
   auto a = tl::zeros<64, 32>(tl::float16);
   auto b = tl::zeros<32, 64>(tl::float16);
-  STATIC_REQUIRE(order_of<decltype(tl::dot(a, b))>() == order::mma);      // no accumulator: the tensor cores'
-  STATIC_REQUIRE(order_of<decltype(tl::dot(a, b, x))>() == order::standard);  // the accumulator's
-  // Both hold the same values, and mix freely (on the CPU the order is only a type).
-  acc += x + 1.0f;
+  STATIC_REQUIRE(order_of<decltype(tl::dot(a, b))>() == order::mma);       // no accumulator: a tl::block
+  STATIC_REQUIRE(order_of<decltype(tl::dot(a, b, x))>() == order::mma);    // the accumulator's
+  STATIC_REQUIRE(order_of<decltype(tl::dot(a, b, loaded))>() == order::standard);
+  // They hold the same values and mix freely (on the CPU the origin is only a type).
+  acc += loaded + 1.0f;
   x = acc * 2.0f;
-  CHECK(x[64 * 64 - 1] == 2.0f);
+  CHECK(x[64 * 64 - 1] == 4.0f);
 }
 
 TEST_CASE("the tiled layout puts warps on rows first: warpgroups hold 64 consecutive rows", "[layout]") {

@@ -2,6 +2,8 @@
 // arithmetic, and the value semantics that make `auto` safe.
 #include "testing.hpp"
 
+#include <tl/backend/cuda/evaluation.hpp>  // its chunk evaluator, checked on the host
+
 using namespace tl;
 using testing::random_block;
 using testing::values;
@@ -124,7 +126,7 @@ void check_chunks(const E& e) {
   static_assert(S::dim(last) % V == 0);
   for (std::int64_t f = 0; f < S::size; f += V) {
     const auto c = detail::unravel<S>(f);
-    const auto w = detail::chunk_at<V>(e, c, -1);
+    const auto w = detail::cuda::chunk_at<V>(e, c, -1);
     for (int k = 0; k < V; ++k) {
       auto ck = c;
       ck[last] += k;

@@ -3,9 +3,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <tl/tl.hpp>
@@ -46,6 +50,26 @@ std::vector<double> values(const E& e) {
 template <class T>
 double as_double(const T& v) {
   return static_cast<double>(static_cast<tl::detail::compute_t<T>>(v));
+}
+
+// What f writes to standard output (the CPU backend's device_print writes there), captured
+// through a temporary file in place of file descriptor 1.
+template <class F>
+std::string captured_stdout(F&& f) {
+  std::fflush(stdout);
+  std::FILE* tmp = std::tmpfile();
+  REQUIRE(tmp != nullptr);
+  const int saved = dup(1);
+  dup2(fileno(tmp), 1);
+  f();
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  std::string out;
+  std::rewind(tmp);
+  for (int c; (c = std::fgetc(tmp)) != EOF;) out.push_back(char(c));
+  std::fclose(tmp);
+  return out;
 }
 
 }  // namespace testing

@@ -72,18 +72,3 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 #else
 #define TL_UNROLL
 #endif
-
-namespace tl {
-
-// Where an op was written, for diagnostics. A default argument of every memory op,
-// so the CPU backend can name the line of an invalid access.
-struct source_location {
-  const char* file = "";
-  int line = 0;
-  TL_HD static constexpr source_location current(const char* f = __builtin_FILE(),
-                                                 int l = __builtin_LINE()) {
-    return source_location{f, l};
-  }
-};
-
-}  // namespace tl

@@ -1,4 +1,6 @@
-// tl/tl.hpp: the one header to include. Triton's block-programming model in C++.
+// tl/tl.hpp: everything: the language and tl::launch (tl/kernel.hpp), and the host side of a
+// kernel: tl::buffer and tl::view, check_tensors_ready, tl::autotuner, tl::do_bench and
+// tl::perf_report.
 //
 //   template <int B0>
 //   TL_KERNEL void add_kernel(tl::ptr<float> x_ptr, tl::ptr<float> z_ptr, int N0) {
@@ -9,25 +11,10 @@
 //   tl::launch<add_kernel<32>>(tl::grid(tl::cdiv(n, 32)), x, z, n);
 #pragma once
 
-#include "config.hpp"
-#include "core/diagnostics.hpp"
-#include "core/dtype.hpp"
-#include "core/shape.hpp"
-#include "expr/block.hpp"
-#include "expr/expr.hpp"
-#include "expr/nodes.hpp"
-#include "ops/creation.hpp"
-#include "ops/debug.hpp"
-#include "ops/dot.hpp"
-#include "ops/elementwise.hpp"
-#include "ops/memory.hpp"
-#include "ops/program.hpp"
-#include "ops/reduce.hpp"
-#include "ops/shape_ops.hpp"
-#include "backend/cuda/buffer.hpp"
-#include "backend/launch.hpp"
+#include "kernel.hpp"
 #include "runtime/buffer.hpp"
-#include "runtime/autotune.hpp"
+#include "runtime/cuda_buffer.hpp"
 #include "runtime/check.hpp"
+#include "runtime/autotune.hpp"
 #include "bench/do_bench.hpp"
 #include "bench/perf_report.hpp"

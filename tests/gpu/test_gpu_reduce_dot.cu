@@ -240,10 +240,10 @@ TEST_CASE("dot operands copied by cp.async, loaded again, or from registers agre
   }
 }
 
-// Blocks in the two register orders (core/order.hpp) meeting: an accumulator made by zeros
-// (the tensor cores' order) updated with a loaded tile (standard), dots accumulating into it
-// (B copied in memory order) and into a tl::block (B permuted), both in one expression, a
-// reduction of each kind, and a conversion.
+// Blocks in the two register orders (backend/cuda/layout.hpp) meeting: an accumulator made by
+// zeros (a tl::block: the tensor cores' order) updated with a loaded tile (standard), dots
+// accumulating into it (B copied in memory order) and into a loaded tile (B permuted), both in
+// one expression, a reduction of each kind, and a conversion.
 template <int M, int N, int K>
 TL_KERNEL void orders_kernel(tl::ptr<tl::fp16> a_ptr, tl::ptr<tl::fp16> b_ptr, tl::ptr<float> x_ptr,
                              tl::ptr<float> z_ptr) {
@@ -253,17 +253,16 @@ TL_KERNEL void orders_kernel(tl::ptr<tl::fp16> a_ptr, tl::ptr<tl::fp16> b_ptr, t
   auto tile = m(_, None) * N + n(None, _);
   auto x = tl::load(x_ptr + tile);
   auto acc = tl::zeros<M, N>(tl::float32);
-  acc += x;  // x read through shared memory
+  acc += x;  // x (loaded: the standard order) read through shared memory
   auto a = tl::load(a_ptr + m(_, None) * K + k(None, _));
   auto b = tl::load(b_ptr + k(_, None) * N + n(None, _));
   acc = tl::dot(a, b, acc);
-  tl::block<float, M, N> std_acc = x * 2.0f;
-  std_acc = tl::dot(a, b, std_acc);
+  auto std_acc = tl::dot(a, b, tl::load(x_ptr + tile));  // a loaded accumulator: the standard order
   tl::store(z_ptr + tile, acc);
   tl::store(z_ptr + M * N + tile, std_acc - acc * 0.5f);
   tl::store(z_ptr + 2 * M * N + m, tl::sum<1>(acc));
   tl::store(z_ptr + 2 * M * N + M + n, tl::max<0>(acc - x));
-  const tl::block<float, M, N> converted = acc;
+  const tl::block<float, M, N> converted = std_acc;
   tl::store(z_ptr + 2 * M * N + M + N + tile, converted + tl::dot(a, b));
 }
 

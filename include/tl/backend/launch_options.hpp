@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "../ops/memory.hpp"
+#include "../core/ptr.hpp"
+#include "../core/report.hpp"
 #include "cpu/trace.hpp"
-#include "report.hpp"
 
 namespace tl {
 

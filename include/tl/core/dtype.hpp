@@ -62,6 +62,14 @@ TL_HD constexpr std::uint16_t float_to_bf16_bits(std::uint32_t f) {
   const std::uint32_t lsb = (f >> 16) & 1u;
   return static_cast<std::uint16_t>((f + 0x7fffu + lsb) >> 16);
 }
+// tf32, as the tensor cores read float32 bits (Triton's default dot precision): the low 13
+// mantissa bits dropped, toward zero; inf and NaN keep their bits.
+TL_INLINE float round_to_tf32(float x) {
+  std::uint32_t u = bit_cast<std::uint32_t>(x);
+  if ((u & 0x7f800000u) == 0x7f800000u) return x;
+  return bit_cast<float>(u & 0xffffe000u);
+}
+
 }  // namespace detail
 
 // 16-bit floats. Storage only: arithmetic happens in float, each result rounded back,
@@ -126,7 +134,7 @@ inline constexpr dtype<float> float32{};
 inline constexpr dtype<double> float64{};
 
 template <class T>
-struct ptr;  // tl/ops/memory.hpp
+struct ptr;  // core/ptr.hpp
 
 namespace detail {
 

@@ -3,9 +3,12 @@
 // A block expression is a small value type with
 //   value_type         the element type (tl dtype, or tl::ptr<T> for pointer blocks)
 //   shape_type         tl::shape<...>, fixed at compile time
-//   at(coord, slot)    the element at a coordinate of that shape (slot: see nodes.hpp)
+//   at(coord)          the element at a coordinate of that shape: what the expression means
 // Nodes hold their operands by value, so `auto` never dangles and a later update of a block
-// never changes an expression built from it earlier (Triton's value semantics).
+// never changes an expression built from it earlier (Triton's value semantics). How an
+// expression is evaluated is each backend's business (backend/*/evaluation.hpp): the CPU
+// backend reads at() element by element; the CUDA backend walks the same nodes with its own
+// evaluator, per register slot.
 #pragma once
 
 #include <type_traits>
@@ -13,7 +16,6 @@
 
 #include "../core/diagnostics.hpp"
 #include "../core/dtype.hpp"
-#include "../core/order.hpp"
 #include "../core/shape.hpp"
 
 namespace tl {
@@ -105,57 +107,9 @@ using operand_value_t = value_of_t<as_expr_t<T>>;
 
 template <class E, class Shape, class Map>
 struct view;
-template <class T, class S, order O>
-struct block_of;
-
-template <class... B>
-struct bool_pack {};
 
 template <class... T>
 struct type_list {};
-
-// The register order of an expression (core/order.hpp): a block's own; a node's, that of its
-// first operand of its own shape that has one; `any` for views, aranges and scalars.
-template <class E>
-constexpr order order_of();
-template <class ParentShape, class... O>
-constexpr order first_order(type_list<O...>) {
-  order r = order::any;
-  ((r = (r == order::any && std::is_same_v<typename std::remove_cvref_t<O>::shape_type, ParentShape>)
-            ? order_of<O>()
-            : r),
-   ...);
-  return r;
-}
-template <class E>
-constexpr order order_of() {
-  using X = std::remove_cvref_t<E>;
-  if constexpr (requires { X::register_order; }) return X::register_order;
-  else if constexpr (requires { X::self_order; }) return X::self_order;  // a node that keeps it
-  else if constexpr (requires { X::is_view; }) return order::any;
-  else if constexpr (requires { typename X::operand_types; })
-    return first_order<typename X::shape_type>(typename X::operand_types{});
-  else return order::any;
-}
-
-// Is X, an operand of something of shape Parent evaluated in order O, read slot for slot (its
-// own shape, an order that agrees)? The one rule: evaluation (here, expr/chunk.hpp) and
-// staging (backend/cuda/staging.hpp: what is not read in place is staged) both use it.
-template <class X, class Parent, order O>
-inline constexpr bool read_in_place =
-    std::is_same_v<typename std::remove_cvref_t<X>::shape_type, Parent> && orders_agree(O, order_of<X>());
-
-// Operand x of a node of shape Parent evaluated in order O, at the node's coordinate c. An
-// operand read in place is read at the same coordinate and register slot; one of the node's
-// shape in another order at the coordinate only (the CUDA backend stages it), and a smaller
-// one is broadcast.
-template <class Parent, order O, class X>
-TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c, int slot) {
-  using XS = typename X::shape_type;
-  if constexpr (read_in_place<X, Parent, O>) return x.at(c, slot);
-  else if constexpr (std::is_same_v<XS, Parent>) return x.at(c, -1);
-  else return x.at(broadcast_coord<XS>(c), -1);
-}
 
 // How an index list of None/_ maps onto the axes of a block of rank R.
 template <int R, class... I>
@@ -261,7 +215,7 @@ struct scalar_expr : expr_base<scalar_expr<T, Weak>> {
   using value_type = T;
   using shape_type = shape<>;
   T value;
-  TL_INLINE T at(const coord<0>&, int = -1) const { return value; }
+  TL_INLINE T at(const coord<0>&) const { return value; }
 };
 }  // namespace detail
 

@@ -1,10 +1,11 @@
 // tl/expr/loaded.hpp: what tl::load returns: a block that remembers where it came from.
 //
-// A loaded block is a tl::block (every use reads its elements) that also keeps the pointer,
-// mask and `other` expressions of its load. tl::dot on the CUDA backend reads an operand
-// that is a loaded block straight from memory, global to shared with cp.async in the layout
-// the tensor cores read (backend/cuda/dot_wgmma.hpp), so when the dot is the block's only
-// use the load's own copy into registers is dead code and the compiler drops it.
+// A loaded block is a held block (every use reads its elements; origin::loaded) that also
+// keeps the pointer, mask and `other` expressions of its load. tl::dot on the CUDA backend
+// reads an operand that is a loaded block straight from memory, global to shared with
+// cp.async in the layout the tensor cores read (backend/cuda/dot_wgmma.hpp), so when the dot
+// is the block's only use the load's own copy into registers is dead code and the compiler
+// drops it.
 //
 // The rule this implies, as in Triton (whose pipelined loops issue a dot's loads early):
 // nothing may store to the memory a load read between the load and the dot it feeds. The
@@ -16,13 +17,14 @@
 // folds (a block is either updated or not where the dot sees it).
 #pragma once
 
+#include "../core/source_location.hpp"
 #include "block.hpp"
 
 namespace tl::detail {
 
 template <class T, class S, class EP, class EM, class EO>
-struct loaded : block_t<T, S> {
-  using block_type = block_t<T, S>;
+struct loaded : block_t<T, S, origin::loaded> {
+  using block_type = block_t<T, S, origin::loaded>;
   using ptrs_type = EP;
   using mask_type = EM;
   using other_type = EO;
@@ -66,7 +68,7 @@ struct loaded : block_t<T, S> {
     block_type::fill(x);
     fresh = false;
   }
-#if !TL_DEVICE_PASS
+  // Element access for host code (tests; the CPU backend's storage has it).
   TL_INLINE T& operator[](std::int64_t flat) {
     fresh = false;
     return block_type::operator[](flat);
@@ -77,7 +79,6 @@ struct loaded : block_t<T, S> {
     return block_type::data();
   }
   TL_INLINE const T* data() const { return block_type::data(); }
-#endif
 };
 
 template <class X>
@@ -88,7 +89,7 @@ inline constexpr bool is_loaded_v<loaded<T, S, EP, EM, EO>> = true;
 // Inside expressions a loaded block is its plain block (the source matters to tl::dot only).
 template <class T, class S, class EP, class EM, class EO>
 struct as_expr_type<loaded<T, S, EP, EM, EO>> {
-  using type = block_t<T, S>;
+  using type = block_t<T, S, origin::loaded>;
 };
 
 }  // namespace tl::detail

@@ -1,9 +1,8 @@
 // tl/expr/nodes.hpp: the expression nodes. Each stores its operands and says what one
-// element is: at(coord, slot). `slot` is where the CUDA backend keeps that coordinate in the
-// registers of the node's shape (see backend/cuda/layout.hpp), or -1; it is passed on to
-// operands of the same shape only (operand_at), so a block read slot for slot costs one
-// register read and a broadcast one is read from where it was staged. The CPU ignores it.
-// for_each_operand / operand_types let a backend walk the tree (to stage blocks).
+// element is: at(coord), from its operands' elements at the coordinates broadcasting maps it
+// to, and the scalar rule apply() (which a backend that evaluates the operands itself calls).
+// visit(f) calls f with the operands; for_each_operand and operand_types let a backend walk
+// the tree (the CUDA backend stages the blocks an expression reads through broadcasts).
 #pragma once
 
 #include "expr.hpp"
@@ -20,15 +19,26 @@ struct unary : expr_base<unary<Op, E>> {
   using shape_type = shape_of_t<E>;
   E e;
   using operand_types = type_list<E>;
-  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const { return apply(e.at(c, slot)); }
-  // The element from its operand's element (at() and expr/chunk.hpp share it).
+  TL_INLINE value_type at(const coord<shape_type::rank>& c) const { return apply(e.at(c)); }
+  // The element from its operand's element.
   TL_INLINE static value_type apply(const in_type& x) {
     using C = compute_t<in_type>;
     return convert<value_type>(Op{}(static_cast<C>(x)));
   }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) { f(e); }
+  template <class F>
+  TL_INLINE decltype(auto) visit(F&& f) const { return f(e); }
 };
+
+// The element at coordinate c of a node of shape Parent, from operand x: at the same
+// coordinate when x has the node's shape, else broadcast.
+template <class Parent, class X>
+TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c) {
+  using XS = typename X::shape_type;
+  if constexpr (std::is_same_v<XS, Parent>) return x.at(c);
+  else return x.at(broadcast_coord<XS>(c));
+}
 
 // The element type two operands compute in (Triton's promotion, weak scalars included).
 template <class Op, class A, class B>
@@ -47,9 +57,8 @@ struct binary : expr_base<binary<Op, A, B>> {
   A a;
   B b;
   using operand_types = type_list<A, B>;
-  static constexpr order self_order = first_order<shape_type>(operand_types{});
-  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
-    return apply(operand_at<shape_type, self_order>(a, c, slot), operand_at<shape_type, self_order>(b, c, slot));
+  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+    return apply(operand_at<shape_type>(a, c), operand_at<shape_type>(b, c));
   }
   template <class X, class Y>
   TL_INLINE static value_type apply(const X& x, const Y& y) {
@@ -61,6 +70,8 @@ struct binary : expr_base<binary<Op, A, B>> {
     f(a);
     f(b);
   }
+  template <class F>
+  TL_INLINE decltype(auto) visit(F&& f) const { return f(a, b); }
 };
 
 // Pointer arithmetic: a block of pointers plus (or minus) a block of integer offsets.
@@ -74,14 +85,15 @@ struct pointer_offset : expr_base<pointer_offset<Op, P, O>> {
   P p;
   O o;
   using operand_types = type_list<P, O>;
-  static constexpr order self_order = first_order<shape_type>(operand_types{});
   template <class F>
   TL_INLINE void for_each_operand(F&& f) {
     f(p);
     f(o);
   }
-  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
-    return apply(operand_at<shape_type, self_order>(p, c, slot), operand_at<shape_type, self_order>(o, c, slot));
+  template <class F>
+  TL_INLINE decltype(auto) visit(F&& f) const { return f(p, o); }
+  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+    return apply(operand_at<shape_type>(p, c), operand_at<shape_type>(o, c));
   }
   template <class Off>
   TL_INLINE static value_type apply(const value_type& base, const Off& offset) {
@@ -97,10 +109,12 @@ struct cast : expr_base<cast<T, E>> {
   using shape_type = shape_of_t<E>;
   E e;
   using operand_types = type_list<E>;
-  TL_INLINE T at(const coord<shape_type::rank>& c, int slot = -1) const { return apply(e.at(c, slot)); }
+  TL_INLINE T at(const coord<shape_type::rank>& c) const { return apply(e.at(c)); }
   TL_INLINE static T apply(const value_of_t<E>& x) { return convert<T>(x); }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) { f(e); }
+  template <class F>
+  TL_INLINE decltype(auto) visit(F&& f) const { return f(e); }
 };
 
 template <class T, class E>
@@ -109,10 +123,12 @@ struct bitcast : expr_base<bitcast<T, E>> {
   using shape_type = shape_of_t<E>;
   E e;
   using operand_types = type_list<E>;
-  TL_INLINE T at(const coord<shape_type::rank>& c, int slot = -1) const { return apply(e.at(c, slot)); }
+  TL_INLINE T at(const coord<shape_type::rank>& c) const { return apply(e.at(c)); }
   TL_INLINE static T apply(const value_of_t<E>& x) { return bit_cast<T>(x); }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) { f(e); }
+  template <class F>
+  TL_INLINE decltype(auto) visit(F&& f) const { return f(e); }
 };
 
 // where(c, a, b): a where c is true, else b.
@@ -128,13 +144,11 @@ struct select : expr_base<select<Cond, A, B>> {
   A a;
   B b;
   using operand_types = type_list<Cond, A, B>;
-  static constexpr order self_order = first_order<shape_type>(operand_types{});
-  TL_INLINE value_type at(const coord<shape_type::rank>& c, int slot = -1) const {
-    return convert<bool>(operand_at<shape_type, self_order>(cond, c, slot))
-               ? convert<value_type>(operand_at<shape_type, self_order>(a, c, slot))
-               : convert<value_type>(operand_at<shape_type, self_order>(b, c, slot));
+  static constexpr bool short_circuit = true;  // at() reads only the chosen operand
+  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+    return convert<bool>(operand_at<shape_type>(cond, c)) ? convert<value_type>(operand_at<shape_type>(a, c))
+                                                          : convert<value_type>(operand_at<shape_type>(b, c));
   }
-  // (at() reads only the chosen operand; a chunk has both at hand.)
   template <class P, class X, class Y>
   TL_INLINE static value_type apply(const P& p, const X& x, const Y& y) {
     return convert<bool>(p) ? convert<value_type>(x) : convert<value_type>(y);
@@ -145,6 +159,8 @@ struct select : expr_base<select<Cond, A, B>> {
     f(a);
     f(b);
   }
+  template <class F>
+  TL_INLINE decltype(auto) visit(F&& f) const { return f(cond, a, b); }
 };
 
 // Three-operand arithmetic (fma, clamp), computed in the promoted type of all three.
@@ -173,10 +189,8 @@ struct ternary : expr_base<ternary<Fn, A, B, C>> {
   B b;
   C c;
   using operand_types = type_list<A, B, C>;
-  static constexpr order self_order = first_order<shape_type>(operand_types{});
-  TL_INLINE value_type at(const coord<shape_type::rank>& i, int slot = -1) const {
-    return apply(operand_at<shape_type, self_order>(a, i, slot), operand_at<shape_type, self_order>(b, i, slot),
-                 operand_at<shape_type, self_order>(c, i, slot));
+  TL_INLINE value_type at(const coord<shape_type::rank>& i) const {
+    return apply(operand_at<shape_type>(a, i), operand_at<shape_type>(b, i), operand_at<shape_type>(c, i));
   }
   template <class X, class Y, class Z>
   TL_INLINE static value_type apply(const X& x, const Y& y, const Z& z) {
@@ -189,6 +203,8 @@ struct ternary : expr_base<ternary<Fn, A, B, C>> {
     f(b);
     f(c);
   }
+  template <class F>
+  TL_INLINE decltype(auto) visit(F&& f) const { return f(a, b, c); }
 };
 
 // ---- creation ----
@@ -197,7 +213,7 @@ template <int Start, int End>
 struct arange_expr : expr_base<arange_expr<Start, End>> {
   using value_type = std::int32_t;
   using shape_type = shape<(End > Start ? End - Start : 1)>;
-  TL_INLINE std::int32_t at(const coord<1>& c, int = -1) const { return Start + c[0]; }
+  TL_INLINE std::int32_t at(const coord<1>& c) const { return Start + c[0]; }
 };
 
 // ---- views: a new shape over the same elements, mapped coordinate by coordinate ----
@@ -207,12 +223,11 @@ struct view : expr_base<view<E, Shape, Map>> {
   using value_type = value_of_t<E>;
   using shape_type = Shape;
   E e;
-  // A view moves elements between positions, so its operand is never read slot for slot.
+  // A view moves elements between positions (a backend may need to gather them).
   static constexpr bool is_view = true;
+  using map_type = Map;
   using operand_types = type_list<E>;
-  TL_INLINE value_type at(const coord<Shape::rank>& c, int = -1) const {
-    return e.at(Map::template apply<Shape, shape_of_t<E>>(c), -1);
-  }
+  TL_INLINE value_type at(const coord<Shape::rank>& c) const { return e.at(Map::template apply<Shape, shape_of_t<E>>(c)); }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) { f(e); }
 };

@@ -1,6 +1,7 @@
 // tl/ops/creation.hpp: arange, zeros, full (and their _like forms).
 #pragma once
 
+#include "../backend/lowering.hpp"
 #include "../expr/block.hpp"
 
 namespace tl {
@@ -17,17 +18,10 @@ TL_INLINE auto arange() {
   return detail::arange_expr<Start, End>{};
 }
 
-namespace detail {
-// What zeros and full make: on the CUDA backend a tiled block in the accumulator order
-// (core/order.hpp), ready for a tl::dot to accumulate into in place.
-template <class T, class S>
-using made_block_t = block_t<T, S, cuda::accumulator_order<S>>;
-}  // namespace detail
-
 // full<D...>(value, dtype): a block of shape D... holding value (Triton: tl.full((D...), value, dtype)).
 template <int... D, class V, class T>
 TL_INLINE auto full(V value, dtype<T>) {
-  detail::made_block_t<T, shape<D...>> b;
+  detail::block_t<T, shape<D...>> b;
   const T v = detail::convert<T>(detail::canonical_t<V>(value));
   b.fill(v);
   return b;
@@ -36,19 +30,19 @@ TL_INLINE auto full(V value, dtype<T>) {
 // zeros<D...>(dtype): a block of zeros (Triton: tl.zeros((D...), dtype)).
 template <int... D, class T>
 TL_INLINE auto zeros(dtype<T>) {
-  return detail::made_block_t<T, shape<D...>>{};
+  return detail::block_t<T, shape<D...>>{};
 }
 
 template <class E>
   requires detail::is_expr_v<E>
 TL_INLINE auto zeros_like(const E&) {
-  return detail::made_block_t<detail::value_of_t<E>, detail::shape_of_t<E>>{};
+  return detail::block_t<detail::value_of_t<E>, detail::shape_of_t<E>>{};
 }
 
 template <class E, class V>
   requires detail::is_expr_v<E>
 TL_INLINE auto full_like(const E&, V value) {
-  using B = detail::made_block_t<detail::value_of_t<E>, detail::shape_of_t<E>>;
+  using B = detail::block_t<detail::value_of_t<E>, detail::shape_of_t<E>>;
   B b;
   const auto v = detail::convert<detail::value_of_t<E>>(detail::canonical_t<V>(value));
   b.fill(v);

@@ -5,6 +5,7 @@
 // scalars they compute the scalar result directly.
 #pragma once
 
+#include "../backend/lowering.hpp"
 #include "../expr/block.hpp"
 
 namespace tl {

@@ -1,32 +1,15 @@
 // tl/ops/program.hpp: which program is running: program_id, num_programs, swizzle2d.
 #pragma once
 
-#include "../backend/cpu/program.hpp"
-#include "../config.hpp"
+#include "../backend/lowering.hpp"
 
 namespace tl {
 
 // program_id(axis): this program's index along grid axis 0, 1 or 2 (Triton: tl.program_id).
-TL_INLINE int program_id(int axis) {
-#if TL_DEVICE_PASS
-  return axis == 0 ? int(blockIdx.x) : axis == 1 ? int(blockIdx.y) : int(blockIdx.z);
-#else
-  if (axis < 0 || axis > 2) throw usage_error("tl::program_id: the axis must be 0, 1 or 2");
-  const detail::cpu::program_state* p = detail::cpu::current_program;
-  return p ? p->pid[axis] : 0;
-#endif
-}
+TL_INLINE int program_id(int axis) { return detail::lowering::program_id(axis); }
 
 // num_programs(axis): the grid's size along axis 0, 1 or 2 (Triton: tl.num_programs).
-TL_INLINE int num_programs(int axis) {
-#if TL_DEVICE_PASS
-  return axis == 0 ? int(gridDim.x) : axis == 1 ? int(gridDim.y) : int(gridDim.z);
-#else
-  if (axis < 0 || axis > 2) throw usage_error("tl::num_programs: the axis must be 0, 1 or 2");
-  const detail::cpu::program_state* p = detail::cpu::current_program;
-  return p ? p->grid[axis] : 1;
-#endif
-}
+TL_INLINE int num_programs(int axis) { return detail::lowering::num_programs(axis); }
 
 // range(start, end, step): the loop of a kernel, read like Triton's
 //   for (int j : tl::range(0, T, B1))      Triton: for j in range(0, T, B1)

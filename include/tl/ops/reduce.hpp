@@ -7,10 +7,14 @@
 // Result types follow Triton: sum keeps the dtype, except integers narrower than 32 bits
 // (int32, or uint32 for unsigned ones and bool, which Triton counts as unsigned int1);
 // max/min widen types narrower than 32 bits to float32 or int32; arg* give int32.
-// 16-bit floats accumulate in float32.
+// 16-bit floats accumulate in float32. A reducer says what a reduction computes (init, step,
+// combine, finish); each backend's reduce() says how (backend/cpu/reduce.hpp,
+// backend/cuda/reduce.hpp).
 #pragma once
 
-#include "../backend/cuda/reduce.hpp"
+#include <limits>
+
+#include "../backend/lowering.hpp"
 #include "../expr/block.hpp"
 
 namespace tl {
@@ -122,20 +126,7 @@ TL_INLINE auto reduce_axis(const E& e) {
     using kept = typename reduce_shape<S, axis, true>::type;
     using out_shape = typename reduce_shape<S, axis, Keep>::type;
     block_t<R, out_shape> out;
-#if TL_DEVICE_PASS
-    cuda::reduce<Red, axis, S, kept>(e, out);
-#else
-    for (std::int64_t i = 0; i < kept::size; ++i) {
-      coord<S::rank> c = unravel<kept>(i);
-      auto a = Red::template init<T>();
-      int idx = -1;
-      for (int k = 0; k < S::dim(axis); ++k) {
-        c[axis] = k;
-        Red::template step<T>(a, idx, e.at(c), k);
-      }
-      out.v[i] = Red::template finish<T>(a, idx);
-    }
-#endif
+    lowering::reduce<Red, axis, S, kept>(e, out);
     return out;
   } else {
     return block_t<T, shape<>>{};

@@ -3,6 +3,7 @@
 // All are views: no data moves until the result is evaluated.
 #pragma once
 
+#include "../backend/lowering.hpp"
 #include "../expr/block.hpp"
 
 namespace tl {

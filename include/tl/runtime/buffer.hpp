@@ -30,7 +30,7 @@
 
 #include "../backend/cuda/error.hpp"
 #include "../backend/launch_options.hpp"
-#include "../ops/memory.hpp"
+#include "../core/ptr.hpp"
 
 namespace tl {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../report.hpp"
+#include "../../core/report.hpp"
 
 namespace tl {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "../../config.hpp"
-#include "../report.hpp"
+#include "../../core/report.hpp"
 #include "layout.hpp"
 
 namespace tl::detail::cuda {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../launch_options.hpp"
+#include "arch/sm80.hpp"
 #include "device_report.hpp"
 #include "error.hpp"
 #include "pipeline.hpp"
@@ -45,7 +46,7 @@ __global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, P... params)
   }
   if (threadIdx.x == 0) ring_reset();
   Kernel(params...);
-  asm volatile("cp.async.wait_all;" ::: "memory");
+  cp_async_wait_all();
 }
 
 // A stable copy of a string (file names from device reports live as long as the process).
@@ -68,21 +69,52 @@ inline device_report* report_buffer() {
   return b;
 }
 
-// A host-memory buffer argument, mirrored in device memory for the kernel.
-struct mirror {
-  void* device = nullptr;
-  void* host = nullptr;
+// Host memory the launch mirrors in device memory: one region per run of overlapping host
+// buffers, so that arguments that are the same memory (an in-place kernel given one vector for
+// two parameters, overlapping spans of one vector) share one device copy, as they share the
+// memory on the CPU backend. The device copy sits at the host address's offset modulo 256, so
+// every pointer into it keeps its alignment.
+struct host_region {
+  char* host = nullptr;
   std::size_t bytes = 0;
-  bool copy_back = false;
+  bool copy_back = false;  // some argument into it is not const
+  std::string names;       // for error messages
+  void* allocation = nullptr;
+  char* device = nullptr;
 };
 
-struct mirrors {
-  std::vector<mirror> list;
-  mirrors() = default;
-  mirrors(const mirrors&) = delete;
-  mirrors& operator=(const mirrors&) = delete;
-  ~mirrors() {
-    for (auto& m : list) cudaFree(m.device);  // not checked: a destructor must not throw
+struct host_regions {
+  std::vector<host_region> list;
+  host_regions() = default;
+  host_regions(const host_regions&) = delete;
+  host_regions& operator=(const host_regions&) = delete;
+  ~host_regions() {
+    for (auto& r : list) cudaFree(r.allocation);  // not checked: a destructor must not throw
+  }
+  // Adds host buffer [host, host + bytes), merging it with the regions it overlaps.
+  void add(char* host, std::size_t bytes, bool writes, const char* name) {
+    host_region r{host, bytes, writes, name};
+    for (std::size_t k = 0; k < list.size();) {
+      host_region& o = list[k];
+      const bool overlap = o.host == r.host || (r.host < o.host + o.bytes && o.host < r.host + r.bytes);
+      if (!overlap) {
+        ++k;
+        continue;
+      }
+      char* lo = std::min(o.host, r.host);
+      char* hi = std::max(o.host + o.bytes, r.host + r.bytes);
+      r = host_region{lo, std::size_t(hi - lo), r.copy_back || o.copy_back, o.names + "', '" + r.names};
+      list.erase(list.begin() + std::ptrdiff_t(k));
+      k = 0;  // the grown region may now overlap one seen before
+    }
+    list.push_back(std::move(r));
+  }
+  // The region holding host buffer [host, host + bytes).
+  const host_region* find(const void* host, std::size_t bytes) const {
+    const char* h = static_cast<const char*>(host);
+    for (const auto& r : list)
+      if (h >= r.host && h + bytes <= r.host + r.bytes) return &r;
+    return nullptr;
   }
 };
 
@@ -132,28 +164,45 @@ inline void check_call(cudaError_t e, const char* call, const char* file, int li
   if (e != cudaSuccess) check_call(e, call, file, line, c.str() + note);
 }
 
+// A host buffer argument's memory, added to the regions the launch mirrors.
 template <class T>
-void place_argument(T&, mirrors&, const launch_context&) {}
+void note_host_buffer(const T&, host_regions&) {}
 template <class T>
-void place_argument(ptr<T>& p, mirrors& ms, const launch_context& context) {
+void note_host_buffer(const ptr<T>& p, host_regions& regions) {
   if (!in_host_memory(p)) return;
   if (p.extent < 0)
     throw usage_error("tl::launch: buffer '" + std::string(p.name) +
                       "' is host memory of unknown size; the CUDA backend copies host buffers to the GPU only when "
                       "their size is known (pass a std::vector, a tl::ptr with a size, or device memory)");
-  mirror m;
-  m.host = const_cast<std::remove_const_t<T>*>(p.base);
-  m.bytes = std::size_t(p.extent) * sizeof(T);
-  m.copy_back = !std::is_const_v<T>;
-  auto check = [&](cudaError_t e, const char* call, int line) {
-    if (e != cudaSuccess)
-      check_call(e, call, __FILE__, line,
-                 context.str() + ", copying host buffer '" + p.name + "' (" + std::to_string(m.bytes) + " bytes)");
-  };
-  check(cudaMalloc(&m.device, m.bytes ? m.bytes : 1), "cudaMalloc", __LINE__);
-  ms.list.push_back(m);
-  check(cudaMemcpyAsync(m.device, m.host, m.bytes, cudaMemcpyHostToDevice, context.stream), "cudaMemcpyAsync", __LINE__);
-  p.base = static_cast<T*>(m.device);
+  auto* host = reinterpret_cast<char*>(const_cast<std::remove_const_t<T>*>(p.base));
+  regions.add(host, std::size_t(p.extent) * sizeof(T), !std::is_const_v<T>, p.name);
+}
+
+// Allocates and fills the device copy of every region.
+inline void copy_regions_in(host_regions& regions, const launch_context& context) {
+  for (auto& r : regions.list) {
+    auto check = [&](cudaError_t e, const char* call, int line) {
+      if (e != cudaSuccess)
+        check_call(e, call, __FILE__, line,
+                   context.str() + ", copying host buffer '" + r.names + "' (" + std::to_string(r.bytes) + " bytes)");
+    };
+    check(cudaMalloc(&r.allocation, r.bytes + 256), "cudaMalloc", __LINE__);
+    r.device = static_cast<char*>(r.allocation) + reinterpret_cast<std::uintptr_t>(r.host) % 256;
+    check(cudaMemcpyAsync(r.device, r.host, r.bytes, cudaMemcpyHostToDevice, context.stream), "cudaMemcpyAsync",
+          __LINE__);
+  }
+}
+
+// Points a host buffer argument at its place in its region's device copy.
+template <class T>
+void place_argument(T&, const host_regions&) {}
+template <class T>
+void place_argument(ptr<T>& p, const host_regions& regions) {
+  if (p.extent < 0) return;  // not host memory (note_host_buffer refused host memory of unknown size)
+  if (const host_region* r = p.base ? regions.find(p.base, std::size_t(p.extent) * sizeof(T)) : nullptr) {
+    const auto offset = reinterpret_cast<const char*>(p.base) - r->host;
+    p.base = reinterpret_cast<T*>(r->device + offset);
+  }
 }
 
 // The name of the argument whose buffer starts at base (device address), for reports.
@@ -314,8 +363,10 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   // Every CUDA error of this launch names the kernel and its configuration.
   launch_context context{r.kernel, g, stream, TL_NUM_WARPS};
   Params bound = bound_in;
-  mirrors ms;
-  std::apply([&](auto&... p) { (place_argument(p, ms, context), ...); }, bound);
+  host_regions regions;
+  std::apply([&](const auto&... p) { (note_host_buffer(p, regions), ...); }, bound);
+  copy_regions_in(regions, context);
+  std::apply([&](auto&... p) { (place_argument(p, regions), ...); }, bound);
 
   device_report* rep = nullptr;
   if constexpr (checks) {
@@ -361,9 +412,9 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   check_call(cudaEventElapsedTime(&ms_elapsed, t.start, t.stop), "cudaEventElapsedTime", __FILE__, __LINE__, context);
   r.seconds = ms_elapsed * 1e-3;
 
-  for (const auto& m : ms.list)
-    if (m.copy_back)
-      check_call(cudaMemcpyAsync(m.host, m.device, m.bytes, cudaMemcpyDeviceToHost, stream),
+  for (const auto& region : regions.list)
+    if (region.copy_back)
+      check_call(cudaMemcpyAsync(region.host, region.device, region.bytes, cudaMemcpyDeviceToHost, stream),
                  "cudaMemcpyAsync (a host buffer back)", __FILE__, __LINE__, context);
   if constexpr (checks) {
     auto d = std::make_unique<device_report>();

@@ -16,7 +16,7 @@
 // A warp covers 8 rows x 16 columns per access, and its registers are exactly the
 // accumulator fragments of mma.sync and wgmma (with columns permuted inside each group of
 // 16), so a dot accumulates in place; a reduction along a row is register and lane work.
-// Tiled, accumulator order (core/order.hpp: order::mma, the blocks tl::zeros and tl::dot
+// Tiled, accumulator order (order::mma below: computed blocks, such as tl::zeros and tl::dot
 // make): the same but for columns 1..3, which are the accumulator fragment's own:
 //   column bit 0: slot bit 0           (2 consecutive columns per thread)
 //   column bits 1,2: lane bits 0,1     column bit 3: slot bit 1
@@ -41,15 +41,43 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "../../config.hpp"
-#include "../../core/order.hpp"
 #include "../../core/shape.hpp"
+#include "../../expr/block.hpp"
 
 namespace tl::detail::cuda {
 
+// A tiled block's columns sit in each thread's registers in one of two orders:
+//   standard  4 consecutive columns per thread: 128-bit loads and stores of float32 tiles.
+//   mma       the tensor cores' accumulator fragment: 2 consecutive columns, the next 2 eight
+//             columns on. A tl::dot accumulates into such a block with B's columns in
+//             memory order (copied 16 bytes at a time).
+//   any       an expression that holds no block of its own shape (aranges, broadcasts,
+//             scalars): it is evaluated in whichever order its user asks for.
+// A held block's order follows from its origin (expr/block.hpp): a computed tiled block (a
+// tl::block: zeros, full, dot, declared) is in the accumulator order, a loaded one in the
+// standard order. Blocks of other shapes (round-robin, replicated) have one order: standard.
+// Where two orders meet in one expression, the block in the other order is read through
+// shared memory.
+enum class order { any, standard, mma };
+
+constexpr bool orders_agree(order a, order b) { return a == order::any || b == order::any || a == b; }
+
+// The order an expression of order o is evaluated in.
+constexpr order evaluation_order(order o) { return o == order::any ? order::standard : o; }
+
 inline constexpr int threads = 32 * TL_NUM_WARPS;
+
+// f(std::integral_constant<int, I>{}) for I = 0 .. N - 1: a loop whose index is a constant
+// in the body (an instruction's immediate operand, a register array's index).
+template <int N, class F>
+TL_INLINE void static_for(F&& f) {
+  [&]<int... I>(std::integer_sequence<int, I...>) { (f(std::integral_constant<int, I>{}), ...); }(
+      std::make_integer_sequence<int, N>{});
+}
 
 constexpr int log2_exact(std::int64_t n) {  // -1 unless n is a power of two
   if (n <= 0 || (n & (n - 1)) != 0) return -1;
@@ -143,9 +171,9 @@ template <class S>
 inline constexpr bool tiled_shape = log2_exact(S::size) >= 0 && log2_exact(threads) >= 0 && S::rank >= 2 &&
                                     S::dim(S::rank - 1) >= 16 && S::size / S::dim(S::rank - 1) >= 16;
 
-// The order a block of shape S made to accumulate a tl::dot gets (tl::zeros, tl::full, tl::dot).
-template <class S>
-inline constexpr order accumulator_order = tiled_shape<S> ? order::mma : order::standard;
+// The order of a held block of shape S and origin O.
+template <class S, origin O>
+inline constexpr order held_order = tiled_shape<S> && O == origin::computed ? order::mma : order::standard;
 
 template <class S, order O = order::standard>
 struct layout {

@@ -1,4 +1,4 @@
-// tl/backend/cuda/memory.hpp: load and store on the GPU (included by ops/memory.hpp).
+// tl/backend/cuda/memory.hpp: load and store on the GPU (ops/memory.hpp).
 //
 // Each thread accesses the elements of its own slots. Its slots come in chunks of V
 // consecutive elements (layout.hpp); a chunk whose V lanes are all masked in, point at V
@@ -12,9 +12,10 @@
 #pragma once
 
 #include "../../core/eviction.hpp"
+#include "../../core/ptr.hpp"
 #include "../../expr/axis_info.hpp"
 #include "device_report.hpp"
-#include "staging.hpp"
+#include "evaluation.hpp"
 
 namespace tl::detail::cuda {
 
@@ -283,7 +284,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       TL_UNROLL
       for (int i0 = 0; i0 < L::slots; i0 += V) {
         if (!L::valid(t, i0)) continue;
-        // The values a chunk at a time (expr/chunk.hpp: one read of an operand broadcast along the rows).
+        // The values a chunk at a time (evaluation.hpp: one read of an operand broadcast along the rows).
         const auto x = operand_chunk<S, O, V>(value, L::coords(t, i0), i0);
         vector_of<Q, V> w;
         TL_UNROLL

@@ -1,4 +1,4 @@
-// tl/backend/cuda/reduce.hpp: reductions along an axis on the GPU (used by ops/reduce.hpp).
+// tl/backend/cuda/reduce.hpp: reductions along an axis on the GPU (ops/reduce.hpp).
 //
 // Power-of-two blocks (layout.hpp gives each bit of the flat index a source): the bits of the
 // reduced axis that come from slot bits are folded in registers, those from lane bits with
@@ -19,8 +19,7 @@
 
 #include <cstring>
 
-#include "../../expr/block.hpp"
-#include "staging.hpp"
+#include "evaluation.hpp"
 
 namespace tl::detail::cuda {
 
@@ -200,7 +199,7 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
   using A = typename Red::template acc<T>;
   constexpr order O = evaluation_order(order_of<E>());  // the input read in its own order
   using L = layout<S, O>;
-  using LO = layout<typename Out::shape_type>;
+  using LO = typename Out::layout;
   constexpr int K = S::dim(Axis);
   constexpr std::int64_t inner = [] {  // elements between two neighbours along the axis
     std::int64_t p = 1;
@@ -335,7 +334,7 @@ __device__ void reduce_via_shared(const E& e, Out& out) {
     if (o < n_out && g == 0) res[o] = Red::template finish<T>(a, idx);
   }
   barrier();
-  using LO = layout<typename Out::shape_type>;
+  using LO = typename Out::layout;
   TL_UNROLL
   for (int i = 0; i < LO::slots; ++i)
     if (LO::valid(t, i)) out.v[i] = res[LO::flat(t, i)];
@@ -343,7 +342,7 @@ __device__ void reduce_via_shared(const E& e, Out& out) {
 
 template <class Red, int Axis, class S, class Kept, class E, class Out>
 __device__ __forceinline__ void reduce(const E& e, Out& out) {
-  if constexpr (layout<S>::pow2 && !layout<S>::replicated && layout<typename Out::shape_type>::pow2)
+  if constexpr (layout<S>::pow2 && !layout<S>::replicated && Out::layout::pow2)
     reduce_by_bits<Red, Axis, S, Kept>(e, out);
   else
     reduce_via_shared<Red, Axis, S, Kept>(e, out);

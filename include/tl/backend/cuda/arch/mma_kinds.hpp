@@ -1,4 +1,4 @@
-// tl/backend/cuda/mma_kinds.hpp: the tensor-core input kinds a dot can run on, with the k of
+// tl/backend/cuda/arch/mma_kinds.hpp: the tensor-core input kinds a dot can run on, with the k of
 // one instruction (mma.sync's m16n8k and wgmma's m64nNk alike).
 #pragma once
 

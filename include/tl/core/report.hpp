@@ -1,15 +1,14 @@
-// tl/backend/report.hpp: what a launch (CPU or CUDA) found wrong, and how it is printed.
+// tl/core/report.hpp: what a launch (CPU or CUDA) found wrong, and how it is printed.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "../config.hpp"
+#include "source_location.hpp"
+#include "text.hpp"
 
 namespace tl {
 
@@ -97,7 +96,7 @@ struct launch_report {
 };
 
 inline std::string format_lane(const invalid_lane& l) {
-  std::ostringstream o;
+  detail::text o;
   o << '(';
   for (int i = 0; i < l.rank; ++i) o << (i ? ", " : "") << l.index[i];
   o << ')';
@@ -106,7 +105,7 @@ inline std::string format_lane(const invalid_lane& l) {
 
 // Two lines: which program, op, line and buffer; then the first offending lanes.
 inline std::string format_access(const invalid_access& a) {
-  std::ostringstream o;
+  detail::text o;
   o << "program (" << a.program[0] << ", " << a.program[1] << ", " << a.program[2] << "): invalid "
     << to_string(a.op) << " at " << a.where.file << ':' << a.where.line << ": " << a.invalid_lanes << " of "
     << a.lanes << " masked-in lanes " << a.reason << " of buffer '" << a.buffer << "'";
@@ -119,7 +118,7 @@ inline std::string format_access(const invalid_access& a) {
 }
 
 inline std::string format_program(const int (&p)[3]) {
-  std::ostringstream o;
+  detail::text o;
   o << '(' << p[0] << ", " << p[1] << ", " << p[2] << ')';
   return o.str();
 }
@@ -127,7 +126,7 @@ inline std::string format_program(const int (&p)[3]) {
 // The programs whose stores were all masked off, as a note: "2 of 3 programs stored nothing
 // (every lane of their stores masked off): (1, 0, 0), (2, 0, 0)".
 inline std::string idle_note(const launch_report& r) {
-  std::ostringstream o;
+  detail::text o;
   o << r.idle_count << " of " << r.programs << " programs stored nothing (every lane of their stores masked off): ";
   for (std::size_t i = 0; i < r.idle_programs.size(); ++i) {
     const auto& p = r.idle_programs[i];
@@ -138,7 +137,7 @@ inline std::string idle_note(const launch_report& r) {
 }
 
 inline std::string launch_report::str() const {
-  std::ostringstream o;
+  detail::text o;
   if (ok()) {
     o << kernel << ": ok";
     if (idle_count) o << "; note: " << idle_note(*this);

@@ -1,4 +1,4 @@
-// tl/backend/cuda/buffer.hpp: tl::cuda::buffer<T>, a tl::buffer (runtime/buffer.hpp) that is
+// tl/runtime/cuda_buffer.hpp: tl::cuda::buffer<T>, a tl::buffer (runtime/buffer.hpp) that is
 // always in GPU memory: 1-D, named.
 //
 //   tl::cuda::buffer<float> x(host_x, "x");    // allocated and copied in
@@ -10,7 +10,7 @@
 #pragma once
 
 #if defined(__CUDACC__)
-#include "../../runtime/buffer.hpp"
+#include "buffer.hpp"
 
 namespace tl::cuda {
 

@@ -1,0 +1,219 @@
+// tl/backend/cpu/memory.hpp: load and store on the CPU backend.
+//
+// Every lane of the pointer block is visited. A masked-in lane whose pointer lies outside its
+// buffer (or is null) is never read or written: a load gives it `other`, a store skips it;
+// the op records the lane, and the launch reports it with the program, the op, the source
+// line, the buffer and the offsets. With race detection on (launch_options::detect_races),
+// each element a program stores, or loads through a non-const pointer, is recorded, and an
+// element that another program of the launch stores is reported with both programs.
+#pragma once
+
+#include <utility>
+
+#include "../../core/eviction.hpp"
+#include "../../core/ptr.hpp"
+#include "../../expr/block.hpp"
+#include "program.hpp"
+
+namespace tl::detail::cpu {
+
+template <class S>
+invalid_lane make_lane(const coord<S::rank>& c, std::int64_t offset) {
+  invalid_lane l;
+  l.rank = S::rank < 4 ? S::rank : 4;
+  for (int i = 0; i < l.rank; ++i) l.index[i] = c[i];
+  l.offset = offset;
+  return l;
+}
+
+// Gathers the invalid lanes of one load/store, then reports them once.
+template <class T>
+struct access_checker {
+  access_kind kind;
+  source_location where;
+  invalid_access record{};
+  std::int64_t masked_in = 0;
+  bool any = false;
+  traced_access* traced = nullptr;  // set by start() when the launch is traced
+
+  // Called once before the lanes: when the launch records a trace, opens this op's record
+  // (the buffer is the one the first lane points into).
+  template <class S, class EP>
+  void start(const EP& ptrs) {
+    program_state* ps = current_program;
+    if (!ps || !ps->trace) return;
+    const ptr<T> first = ptrs.at(coord<S::rank>{});
+    traced_access a;
+    for (int i = 0; i < 3; ++i) a.program[i] = ps->pid[i];
+    a.op = kind;
+    a.where = where;
+    a.buffer = first.name ? first.name : "(unnamed)";
+    a.buffer_size = first.extent;
+    a.buffer_start = first.base;
+    a.element_size = int(sizeof(T));
+    for (int i = 0; i < S::rank; ++i) a.shape.push_back(S::dim(i));
+    a.lanes.reserve(std::size_t(S::size));
+    ps->trace->push_back(std::move(a));
+    traced = &ps->trace->back();
+  }
+  bool tracing() const { return traced != nullptr; }
+  void observe(const ptr<T>& p, bool masked, bool valid) {
+    if (traced) traced->lanes.push_back(traced_lane{p.offset, masked, valid});
+  }
+
+  // Called for each masked-in lane: true if it may be accessed.
+  template <class S>
+  bool check(const ptr<T>& p, const coord<S::rank>& c) {
+    ++masked_in;
+    if (p.in_bounds()) return true;
+    if (!any) {
+      any = true;
+      record.op = kind;
+      record.where = where;
+      record.buffer = p.name ? p.name : "(unnamed)";
+      record.buffer_size = p.extent;
+      record.reason = p.base ? "out of bounds" : "through a null pointer";
+    }
+    ++record.invalid_lanes;
+    if (record.first.size() < launch_report::lanes_per_record) record.first.push_back(make_lane<S>(c, p.offset));
+    return false;
+  }
+  void finish() {
+    record.lanes = masked_in;
+    if (any) report_invalid_access(std::move(record));
+  }
+};
+
+// ---- race detection ----
+
+// The race table of a buffer, made on first use (the last one looked up is cached).
+inline store_owners* owners_of(program_state* p, const void* base, std::int64_t extent) {
+  if (p->owners_of != base) {
+    std::lock_guard<std::mutex> lock(p->launch->mutex);
+    store_owners& o = p->launch->owners[base];
+    if (!o.owner) {
+      o.size = extent;
+      o.owner = std::make_unique<std::atomic<std::int32_t>[]>(std::size_t(extent));
+      o.reader = std::make_unique<std::atomic<std::int32_t>[]>(std::size_t(extent));
+    }
+    p->owners_of = base;
+    p->owners = &o;
+  }
+  return p->owners;
+}
+
+// The table of an element the running program accesses, or null where races are not tracked
+// (outside a launch, detection off, a pointer of unknown size, an offset past the buffer).
+inline store_owners* race_table(program_state* p, const void* base, std::int64_t extent, std::int64_t offset) {
+  if (!p || !p->launch || !p->launch->detect_races || extent < 0) return nullptr;
+  store_owners* o = owners_of(p, base, extent);
+  return offset < o->size ? o : nullptr;
+}
+
+inline void record_race(program_state* p, race_kind kind, std::int32_t other_id, std::int64_t offset,
+                        const char* name, source_location where) {
+  store_race r;
+  r.kind = kind;
+  if (other_id > 0) {
+    const std::int32_t f = other_id - 1;
+    r.first_program[0] = int(f % p->grid[0]);
+    r.first_program[1] = int((f / p->grid[0]) % p->grid[1]);
+    r.first_program[2] = int(f / (p->grid[0] * p->grid[1]));
+  } else {
+    r.several = true;  // loaded by more than one program: which ones is not kept
+  }
+  for (int i = 0; i < 3; ++i) r.program[i] = p->pid[i];
+  r.where = where;
+  r.buffer = name ? name : "(unnamed)";
+  r.offset = offset;
+  std::lock_guard<std::mutex> lock(p->launch->mutex);
+  launch_report& rep = p->launch->report;
+  ++rep.race_count;
+  if (rep.races.size() < launch_report::max_records) rep.races.push_back(std::move(r));
+}
+
+// Called by a store for each element it writes (checked pointers only): records the first
+// program to store it, and reports a second one, or another program that loaded it.
+inline void note_store(const void* base, std::int64_t extent, std::int64_t offset, const char* name,
+                       source_location where) {
+  program_state* p = current_program;
+  store_owners* o = race_table(p, base, extent, offset);
+  if (!o) return;
+  const std::int32_t me = p->linear_id + 1;
+  std::int32_t first = 0;
+  if (!o->owner[std::size_t(offset)].compare_exchange_strong(first, me) && first != me) {
+    record_race(p, race_kind::store_store, first, offset, name, where);
+    return;
+  }
+  const std::int32_t reader = o->reader[std::size_t(offset)].load();
+  if (reader != 0 && reader != me) record_race(p, race_kind::store_after_load, reader, offset, name, where);
+}
+
+// Called by a load for each element it reads through a checked non-const pointer (the
+// buffers a launch may also store): records the program, and reports the element if
+// another program stores it.
+inline void note_load(const void* base, std::int64_t extent, std::int64_t offset, const char* name,
+                      source_location where) {
+  program_state* p = current_program;
+  store_owners* o = race_table(p, base, extent, offset);
+  if (!o) return;
+  const std::int32_t me = p->linear_id + 1;
+  std::atomic<std::int32_t>& reader = o->reader[std::size_t(offset)];
+  // A plain read first: most loads find themselves (or "several") recorded and write nothing.
+  std::int32_t seen = reader.load();
+  if (seen == 0) reader.compare_exchange_strong(seen, me);  // on failure, seen is the other program
+  if (seen != 0 && seen != me && seen != several_readers) reader.store(several_readers);
+  const std::int32_t owner = o->owner[std::size_t(offset)].load();
+  if (owner != 0 && owner != me) record_race(p, race_kind::load_after_store, owner, offset, name, where);
+}
+
+// ---- the lowerings (ops/memory.hpp) ----
+
+// out = the elements at ptrs where mask holds, `other` elsewhere.
+template <class T, class S, eviction Ev, class EP, class EM, class EO, class Out>
+void load(const EP& ptrs, const EM& mask, const EO& other, const source_location& where, Out& out) {
+  using Q = typename pointee<value_of_t<EP>>::type;  // T, or const T
+  access_checker<Q> checker{access_kind::load, where};
+  checker.template start<S>(ptrs);
+  for (std::int64_t i = 0; i < S::size; ++i) {
+    const coord<S::rank> c = unravel<S>(i);
+    const auto p = ptrs.at(c);
+    const bool masked = mask.at(broadcast_coord<shape_of_t<EM>>(c));
+    const bool valid = masked && checker.template check<S>(p, c);
+    checker.observe(p, masked, valid);
+    if (valid) {
+      out.v[i] = *p.get();
+      // A non-const pointer's buffer may be stored by the launch too: a load/store race.
+      if constexpr (!std::is_const_v<Q>) note_load(p.base, p.extent, p.offset, p.name, where);
+    } else {
+      out.v[i] = convert<T>(other.at(broadcast_coord<shape_of_t<EO>>(c)));
+    }
+  }
+  checker.finish();
+}
+
+// value written at ptrs where mask holds.
+template <class Q, class S, eviction Ev, class EP, class EV, class EM>
+void store(const EP& ptrs, const EV& value, const EM& mask, const source_location& where) {
+  access_checker<Q> checker{access_kind::store, where};
+  checker.template start<S>(ptrs);
+  for (std::int64_t i = 0; i < S::size; ++i) {
+    const coord<S::rank> c = unravel<S>(i);
+    const bool masked = mask.at(broadcast_coord<shape_of_t<EM>>(c));
+    if (!masked && !checker.tracing()) continue;
+    const auto p = ptrs.at(c);
+    const bool valid = masked && checker.template check<S>(p, c);
+    checker.observe(p, masked, valid);
+    if (valid) {
+      *p.get() = convert<Q>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
+      note_store(p.base, p.extent, p.offset, p.name, where);
+    }
+  }
+  if (program_state* ps = current_program) {
+    ps->made_store = true;
+    ps->stored_any = ps->stored_any || checker.masked_in > 0;
+  }
+  checker.finish();
+}
+
+}  // namespace tl::detail::cpu

@@ -1,0 +1,362 @@
+// tl/backend/cuda/evaluation.hpp: blocks and the evaluation of expressions over the threads
+// of a program (the CUDA backend's evaluator of the nodes of expr/nodes.hpp).
+//
+// A block holds this thread's slots of its layout (layout.hpp) in registers (registers.hpp).
+// Each thread evaluates an expression at the coordinates of its own slots: at(x, c, slot),
+// where `slot` is where the thread holds coordinate c in the layout of x's shape, or -1. A
+// node passes the slot on to the operands it reads in place (same shape, an order that
+// agrees: read_in_place), so a block read slot for slot is one register read; a block read
+// through a broadcast or a view needs elements that other threads hold, so before the
+// evaluation it is "staged": written once to shared memory, row-major, between two barriers,
+// and read from there by coordinate. Which blocks need staging is a property of the
+// expression's type, so the shared memory an evaluation needs is a compile-time constant
+// (staged_bytes); an expression with nothing to stage has no barrier.
+//
+// Where a block is written whole (an assignment, a store, a dot's operand) the expression is
+// evaluated a chunk at a time: the V consecutive elements of a row that the layout keeps in
+// consecutive slots. An operand broadcast along the rows (a scalar, x(_, None)) is then read
+// once per chunk instead of V times, which the compiler cannot always see by itself (puzzle
+// 12's dequantized weights: a weight word, an offset word and a scale per chunk of 4), and
+// views that keep chunks whole pass them on:
+//   x(_, None) + y         x's element, read once, joins each of y's V elements
+//   reshape<M, K>(e)       a chunk of the output is a chunk of e when e's rows hold whole chunks
+//   x(None, _), expand_dims, broadcast_to, a permutation that keeps the last axis: the same
+// Everything else is evaluated element by element.
+#pragma once
+
+#include <type_traits>
+
+#include "../../expr/block.hpp"
+#include "../../expr/nodes.hpp"
+#include "layout.hpp"
+#include "registers.hpp"
+
+namespace tl::detail::cuda {
+
+// ---- register orders ----
+
+// The order an expression is evaluated in: a held block's own (layout.hpp's held_order); a
+// node's, that of its first operand of its own shape that has one; `any` for views, aranges
+// and scalars.
+template <class E>
+constexpr order order_of();
+template <class ParentShape, class... O>
+constexpr order first_order(type_list<O...>) {
+  order r = order::any;
+  ((r = (r == order::any && std::is_same_v<typename std::remove_cvref_t<O>::shape_type, ParentShape>) ? order_of<O>()
+                                                                                                         : r),
+   ...);
+  return r;
+}
+template <class E>
+constexpr order order_of() {
+  using X = std::remove_cvref_t<E>;
+  if constexpr (is_held_block_v<X>) return held_order<typename X::shape_type, X::block_origin>;
+  else if constexpr (requires { X::is_view; }) return order::any;
+  else if constexpr (requires { typename X::operand_types; })
+    return first_order<typename X::shape_type>(typename X::operand_types{});
+  else return order::any;
+}
+
+// Is X, an operand of something of shape Parent evaluated in order O, read slot for slot (its
+// own shape, an order that agrees)? The one rule: evaluation and staging (what is not read
+// in place is staged) both use it.
+template <class X, class Parent, order O>
+inline constexpr bool read_in_place =
+    std::is_same_v<typename std::remove_cvref_t<X>::shape_type, Parent> && orders_agree(O, order_of<X>());
+
+// The layout expression X is evaluated in: its shape's, in its own order (any: standard).
+template <class X>
+using own_layout = layout<shape_of_t<X>, evaluation_order(order_of<X>())>;
+
+// ---- blocks ----
+
+template <class T, class S, origin O>
+struct block_storage {
+  static constexpr order register_order = held_order<S, O>;
+  using layout = cuda::layout<S, register_order>;
+  slot_array<T, layout::slots> v;  // this thread's slots (16-bit elements two to a register)
+  const T* staged = nullptr;       // where the block was staged, while an evaluation reads it so
+
+  // The element at c, read by coordinate (a rank-0 block tested in an `if`, a staged block).
+  TL_INLINE T read(const coord<S::rank>& c) const { return read(c, -1); }
+  // The element at c, held by this thread in `slot` (-1: not held by it).
+  TL_INLINE T read(const coord<S::rank>& c, int slot) const {
+    if constexpr (layout::replicated) {
+      if (S::size == 1 || slot >= 0) return v[slot >= 0 ? slot : 0];
+      // Read through a broadcast: every thread holds every element; a chain of selects (not
+      // an indexed array, which would put the block in local memory).
+      const auto f = ravel<S>(c);
+      T r = v[0];
+      TL_UNROLL
+      for (int k = 1; k < int(S::size); ++k)
+        if (f == k) r = v[k];
+      return r;
+    } else {
+      return slot >= 0 ? v[slot] : staged[ravel<S>(c)];
+    }
+  }
+  // Every element set to x (held elements only).
+  TL_INLINE void fill(T x) {
+    TL_UNROLL
+    for (int i = 0; i < layout::slots; ++i) v[i] = x;
+  }
+};
+
+// ---- the evaluator ----
+
+template <class X>
+TL_INLINE value_of_t<X> at(const X& x, const coord<shape_of_t<X>::rank>& c, int slot);
+
+// Operand x of a node of shape Parent evaluated in order O, at the node's coordinate c. An
+// operand read in place is read at the same coordinate and register slot; one of the node's
+// shape in another order at the coordinate only (it is staged), and a smaller one is broadcast.
+template <class Parent, order O, class X>
+TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c, int slot) {
+  using XS = typename X::shape_type;
+  if constexpr (read_in_place<X, Parent, O>) return at(x, c, slot);
+  else if constexpr (std::is_same_v<XS, Parent>) return at(x, c, -1);
+  else return at(x, broadcast_coord<XS>(c), -1);
+}
+
+template <class X>
+TL_INLINE value_of_t<X> at(const X& x, const coord<shape_of_t<X>::rank>& c, int slot) {
+  using S = shape_of_t<X>;
+  if constexpr (is_held_block_v<X>) {
+    if constexpr (requires { x.read(c, slot); }) return x.read(c, slot);
+    else return x.read(c);  // a block the host holds whole (host code checking this evaluator)
+  } else if constexpr (requires { X::is_view; }) {
+    return at(x.e, X::map_type::template apply<S, shape_of_t<decltype(x.e)>>(c), -1);
+  } else if constexpr (requires { X::short_circuit; }) {  // where(): only the chosen operand
+    constexpr order O = order_of<X>();
+    using V = value_of_t<X>;
+    return convert<bool>(operand_at<S, O>(x.cond, c, slot)) ? convert<V>(operand_at<S, O>(x.a, c, slot))
+                                                            : convert<V>(operand_at<S, O>(x.b, c, slot));
+  } else if constexpr (requires { typename X::operand_types; }) {
+    constexpr order O = order_of<X>();
+    return x.visit([&](const auto&... o) { return X::apply(operand_at<S, O>(o, c, slot)...); });
+  } else {
+    return x.at(c);  // scalars and aranges: computed from the coordinate
+  }
+}
+
+// ---- chunks ----
+
+template <class T, int V>
+using chunk_t = vector_of<T, V>;
+
+template <int V, class E>
+TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<E>::rank>& c, int slot);
+
+// Operand x of a node of shape Parent evaluated in order O, for the chunk at c: read once
+// when x is broadcast along the last axis (a scalar, or a last axis of 1), else as a chunk of
+// its own (by coordinate only when its order is another: operand_at says why).
+template <class Parent, order O, int V, class X>
+TL_INLINE auto operand_chunk(const X& x, const coord<Parent::rank>& c, int slot) {
+  using XS = shape_of_t<X>;
+  using T = value_of_t<X>;
+  if constexpr (std::is_same_v<XS, Parent>) {
+    return chunk_at<V>(x, c, read_in_place<X, Parent, O> ? slot : -1);
+  } else if constexpr (XS::rank == 0 || XS::dim(XS::rank - 1) == 1) {
+    const T one = at(x, broadcast_coord<XS>(c), -1);
+    chunk_t<T, V> r;
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) r.x[k] = one;
+    return r;
+  } else {
+    return chunk_at<V>(x, broadcast_coord<XS>(c), -1);
+  }
+}
+
+// Applies f to the k-th elements of the operands' chunks.
+template <class T, int V, class F>
+TL_INLINE chunk_t<T, V> chunk_map(F&& f) {
+  chunk_t<T, V> r;
+  TL_UNROLL
+  for (int k = 0; k < V; ++k) r.x[k] = f(k);
+  return r;
+}
+
+// Element by element (the chunk's elements follow each other in the last axis and, when
+// slot >= 0, in the slots).
+template <int V, class E>
+TL_INLINE chunk_t<value_of_t<E>, V> element_chunk(const E& e, const coord<shape_of_t<E>::rank>& c, int slot) {
+  constexpr int rank = shape_of_t<E>::rank;
+  static_assert(rank >= 1, "tl: a chunk lies along the last axis of a block of rank 1 or more");
+  return chunk_map<value_of_t<E>, V>([&](int k) {
+    coord<rank> ck = c;
+    ck[rank - 1] += k;
+    return at(e, ck, slot >= 0 ? slot + k : -1);
+  });
+}
+
+// Views whose map keeps a chunk whole (maps along the last axis by the identity, or a reshape
+// whose input rows hold whole chunks) pass the chunk on; others go element by element.
+template <class Map, class Out, class In, int V>
+inline constexpr bool keeps_chunks = false;
+template <class Out, class In, int V>
+inline constexpr bool keeps_chunks<broadcast_map, Out, In, V> = true;  // operand_chunk handles a last axis of 1
+template <class Out, class In, int V>
+inline constexpr bool keeps_chunks<reshape_map, Out, In, V> = In::rank > 0 && In::dim(In::rank - 1) % V == 0;
+template <class Plan, class Out, class In, int V>
+inline constexpr bool keeps_chunks<insert_axes_map<Plan>, Out, In, V> = !Plan::is_new(Out::rank - 1);
+template <int... P, class Out, class In, int V>
+inline constexpr bool keeps_chunks<permute_map<P...>, Out, In, V> = [] {
+  constexpr int p[] = {P..., 0};
+  return p[Out::rank - 1] == In::rank - 1;
+}();
+
+// The V elements of e from coordinate c on along the last axis (c's last coordinate a multiple
+// of V, the axis a multiple of V long); slot: the first one's register slot, or -1.
+// Elementwise nodes read each operand by chunks (once per chunk when broadcast along the rows),
+// then apply the node's scalar rule to the k-th of each.
+template <int V, class E>
+TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<E>::rank>& c, int slot) {
+  using X = std::remove_cvref_t<E>;
+  using S = shape_of_t<X>;
+  if constexpr (requires { X::is_view; }) {
+    using In = shape_of_t<decltype(e.e)>;
+    using Map = typename X::map_type;
+    if constexpr (!keeps_chunks<Map, S, In, V>) return element_chunk<V>(e, c, slot);
+    else if constexpr (std::is_same_v<Map, broadcast_map>) return operand_chunk<S, order::any, V>(e.e, c, -1);
+    else return chunk_at<V>(e.e, Map::template apply<S, In>(c), -1);
+  } else if constexpr (requires { typename X::operand_types; } && !is_held_block_v<X>) {
+    constexpr order O = order_of<X>();
+    return e.visit([&](const auto&... o) {
+      const auto chunks = [&](const auto&... w) {
+        return chunk_map<value_of_t<X>, V>([&](int k) { return X::apply(w.x[k]...); });
+      };
+      return chunks(operand_chunk<S, O, V>(o, c, slot)...);
+    });
+  } else {
+    return element_chunk<V>(e, c, slot);
+  }
+}
+
+// ---- staging ----
+
+// Is operand O of node X read slot for slot when X is (Id)? (A view's operand never is.)
+template <class X, class O, bool Id>
+inline constexpr bool operand_identity =
+    Id && !requires { X::is_view; } && read_in_place<O, typename X::shape_type, order_of<X>()>;
+
+template <class E, bool Id>
+constexpr int staged_bytes();
+
+template <class X, bool Id, class... O>
+constexpr int operands_staged_bytes(type_list<O...>) {
+  return (0 + ... + staged_bytes<O, operand_identity<X, O, Id>>());
+}
+
+// Shared memory bytes that evaluating E needs; Id: E itself is read slot for slot.
+template <class E, bool Id>
+constexpr int staged_bytes() {
+  using X = std::remove_cvref_t<E>;
+  if constexpr (is_held_block_v<X>) {
+    return (!Id && !own_layout<X>::replicated) ? smem_bytes<typename X::value_type>(X::size) : 0;
+  } else if constexpr (requires { typename X::operand_types; }) {
+    return operands_staged_bytes<X, Id>(typename X::operand_types{});
+  } else {
+    return 0;
+  }
+}
+
+#if TL_DEVICE_PASS
+// Writes the elements of block x this thread holds to dst, row-major (a replicated block:
+// thread 0 writes it).
+template <class X>
+__device__ __forceinline__ void write_rows(const X& x, typename X::value_type* dst) {
+  using L = own_layout<X>;
+  const int t = thread_id();
+  if (L::replicated && t != 0) return;
+  TL_UNROLL
+  for (int i = 0; i < L::slots; ++i)
+    if (L::valid(t, i)) dst[L::flat(t, i)] = x.v[i];
+}
+
+// Writes the blocks of e that are read through broadcasts or views to shared memory at
+// base + offset, and points them there.
+template <bool Id, class E>
+__device__ __forceinline__ void stage_walk(E& e, char* base, int& offset) {
+  using X = std::remove_cvref_t<E>;
+  if constexpr (is_held_block_v<X>) {
+    if constexpr (staged_bytes<X, Id>() > 0) {
+      using T = typename X::value_type;
+      T* dst = reinterpret_cast<T*>(base + offset);
+      write_rows(e, dst);
+      e.staged = dst;
+      offset += smem_bytes<T>(X::size);
+    }
+  } else if constexpr (requires { typename X::operand_types; }) {
+    if constexpr (staged_bytes<X, Id>() > 0) {
+      e.for_each_operand([&](auto& o) {
+        stage_walk<operand_identity<X, std::remove_cvref_t<decltype(o)>, Id>>(o, base, offset);
+      });
+    }
+  }
+}
+
+// Stages, for an evaluation over shape S in order O, the expressions es (each read slot for
+// slot if it has shape S and agrees with O). Two barriers: the first lets earlier readers of
+// the scratch finish, the second makes the writes visible. Nothing to stage: no barrier, no
+// shared memory.
+template <class S, order O, class... E>
+__device__ __forceinline__ void stage(E&... es) {
+  constexpr int bytes = (0 + ... + staged_bytes<E, read_in_place<E, S, O>>());
+  if constexpr (bytes > 0) {
+    char* base = scratch<scratch_size(bytes)>();
+    int offset = 0;
+    barrier();
+    (stage_walk<read_in_place<E, S, O>>(es, base, offset), ...);
+    barrier();
+  }
+}
+
+// Stages expressions that are each read slot for slot at their own shape (one barrier pair,
+// one scratch for all of them). Barriers = false: the writes only, for a caller that has
+// the barriers already (one before, one after that also covers its own writes).
+template <bool Barriers = true, class... E>
+__device__ __forceinline__ void stage_each(E&... es) {
+  constexpr int bytes = (0 + ... + staged_bytes<E, true>());
+  if constexpr (bytes > 0) {
+    char* base = scratch<scratch_size(bytes)>();
+    int offset = 0;
+    if constexpr (Barriers) barrier();
+    (stage_walk<true>(es, base, offset), ...);
+    if constexpr (Barriers) barrier();
+  }
+}
+
+// ---- a block assigned an expression (expr/block.hpp) ----
+
+template <class B, class E>
+__device__ __forceinline__ void evaluate_into(B& b, const E& e) {
+  using S = typename B::shape_type;
+  using ES = shape_of_t<E>;
+  using L = typename B::layout;
+  constexpr order O = B::register_order;
+  E ex = e;  // a copy whose broadcast blocks can be pointed at their staged copies
+  stage<S, O>(ex);
+  const int t = thread_id();
+  constexpr int V = L::vec;
+  if constexpr (V > 1 && ES::rank >= 1 && ES::dim(ES::rank - 1) % V == 0) {
+    // By chunks: an operand broadcast along the rows is read once per chunk.
+    TL_UNROLL
+    for (int i = 0; i < L::slots; i += V) {
+      if (!L::valid(t, i)) continue;
+      const auto w = operand_chunk<S, O, V>(ex, L::coords(t, i), i);
+      TL_UNROLL
+      for (int k = 0; k < V; ++k) b.v[i + k] = w.x[k];
+    }
+  } else {
+    TL_UNROLL
+    for (int i = 0; i < L::slots; ++i) {
+      if (!L::valid(t, i)) continue;
+      if constexpr (ES::rank == 0) b.v[i] = at(ex, coord<0>{}, -1);
+      else b.v[i] = operand_at<S, O>(ex, L::coords(t, i), i);
+    }
+  }
+}
+#endif
+
+}  // namespace tl::detail::cuda

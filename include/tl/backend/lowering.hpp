@@ -1,0 +1,48 @@
+// tl/backend/lowering.hpp: the backend that lowers the ops in this compilation pass.
+//
+// Each op (ops/) checks its arguments and builds its expression, then calls its lowering in
+// tl::detail::lowering: the CPU backend's (backend/cpu/) when compiling for the host, the
+// CUDA backend's (backend/cuda/) when nvcc compiles for the device. The two folders hold the
+// lowerings of the same op families under the same file names:
+//   evaluation.hpp   a block's storage, and an expression evaluated into it
+//   memory.hpp       load, store
+//   reduce.hpp       sum, max, min, argmax, argmin
+//   dot.hpp          dot
+//   debug.hpp        device_print, print_if, breakpoint_if, device_assert
+//   program.hpp      program_id, num_programs
+// This header is the only place where the compilation pass chooses.
+#pragma once
+
+#include "cpu/debug.hpp"
+#include "cpu/dot.hpp"
+#include "cpu/evaluation.hpp"
+#include "cpu/memory.hpp"
+#include "cpu/program.hpp"
+#include "cpu/reduce.hpp"
+#if defined(__CUDACC__)
+#include "cuda/debug.hpp"
+#include "cuda/dot.hpp"
+#include "cuda/evaluation.hpp"
+#include "cuda/memory.hpp"
+#include "cuda/program.hpp"
+#include "cuda/reduce.hpp"
+#endif
+
+namespace tl::detail {
+
+#if TL_DEVICE_PASS
+namespace lowering = cuda;
+#else
+namespace lowering = cpu;
+#endif
+
+// The block storage and evaluation expr/block.hpp declares, from the pass's backend.
+template <class T, class S, origin O>
+struct block_storage : lowering::block_storage<T, S, O> {};
+
+template <class B, class E>
+TL_HD void evaluate_into(B& block, const E& e) {
+  lowering::evaluate_into(block, e);
+}
+
+}  // namespace tl::detail
