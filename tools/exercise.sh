@@ -57,7 +57,7 @@ case $command in
     if [ ! -f "$build/CMakeCache.txt" ]; then
       echo "configuring $build (once)"
       mkdir -p "$build"
-      prefix=()  # dependencies bundled by tools/bundle-deps.sh, where there are
+      prefix=()  # dependencies bundled by tools/dev/bundle-deps.sh, where there are
       [ -d .deps/prefix ] && prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/prefix")
       cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTL_CUDA=OFF -DTL_BUILD_TESTS=OFF \
         -DTL_MY_PUZZLES="$work" "${prefix[@]}" > "$build/configure.log" 2>&1 || {

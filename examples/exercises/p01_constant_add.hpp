@@ -13,7 +13,7 @@
 // The solution, if you want it: examples/puzzles/p01_constant_add.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 // Triton: def add_kernel(x_ptr, z_ptr, N0, B0: tl.constexpr)
 template <int B0>

@@ -14,7 +14,7 @@
 // The solution, if you want it: examples/puzzles/p02_constant_add_block.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 // Triton: def add_mask2_kernel(x_ptr, z_ptr, N0, B0: tl.constexpr)
 template <int B0>

@@ -15,7 +15,7 @@
 // The solution, if you want it: examples/puzzles/p03_outer_vector_add.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

@@ -13,7 +13,7 @@
 // The solution, if you want it: examples/puzzles/p05_fused_outer_multiplication.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

@@ -13,7 +13,7 @@
 // The solution, if you want it: examples/puzzles/p06_fused_outer_multiplication_backwards.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

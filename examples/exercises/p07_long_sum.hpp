@@ -16,7 +16,7 @@
 // The solution, if you want it: examples/puzzles/p07_long_sum.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

@@ -24,7 +24,7 @@
 // The solution, if you want it: examples/puzzles/p08_long_softmax.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

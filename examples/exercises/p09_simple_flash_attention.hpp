@@ -16,7 +16,7 @@
 // The solution, if you want it: examples/puzzles/p09_simple_flash_attention.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

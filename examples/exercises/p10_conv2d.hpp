@@ -15,7 +15,7 @@
 // The solution, if you want it: examples/puzzles/p10_conv2d.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

@@ -18,7 +18,7 @@
 // The solution, if you want it: examples/puzzles/p11_matmul.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

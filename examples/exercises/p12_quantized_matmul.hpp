@@ -19,7 +19,7 @@
 // The solution, if you want it: examples/puzzles/p12_quantized_matmul.hpp.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

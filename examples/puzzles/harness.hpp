@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 namespace puzzles {
 

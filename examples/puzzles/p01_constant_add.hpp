@@ -5,7 +5,7 @@
 // The kernel; p01_constant_add.cpp holds its spec and how the checker runs it.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 // Triton: def add_kernel(x_ptr, z_ptr, N0, B0: tl.constexpr)
 template <int B0>

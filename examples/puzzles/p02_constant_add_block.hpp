@@ -5,7 +5,7 @@
 // The kernel; p02_constant_add_block.cpp holds its spec and how the checker runs it.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 // Triton: def add_mask2_kernel(x_ptr, z_ptr, N0, B0: tl.constexpr)
 template <int B0>

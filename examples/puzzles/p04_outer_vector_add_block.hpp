@@ -5,7 +5,7 @@
 // The kernel; p04_outer_vector_add_block.cpp holds its spec and how the checker runs it.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

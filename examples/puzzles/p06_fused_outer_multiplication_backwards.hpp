@@ -5,7 +5,7 @@
 // The kernel; p06_fused_outer_multiplication_backwards.cpp holds its spec and how the checker runs it.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

@@ -5,7 +5,7 @@
 // The kernel; p07_long_sum.cpp holds its spec and how the checker runs it.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

@@ -11,7 +11,7 @@
 // The kernel; p08_long_softmax.cpp holds its spec and how the checker runs it.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

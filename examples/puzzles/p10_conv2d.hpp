@@ -5,7 +5,7 @@
 // The kernel; p10_conv2d.cpp holds its spec and how the checker runs it.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

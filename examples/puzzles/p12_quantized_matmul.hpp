@@ -8,7 +8,7 @@
 // The kernel; p12_quantized_matmul.cpp holds its spec and how the checker runs it.
 #pragma once
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 using tl::None;
 using tl::_;

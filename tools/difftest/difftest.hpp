@@ -17,7 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 namespace difftest {
 

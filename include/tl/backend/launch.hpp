@@ -36,19 +36,7 @@ launch_report run(const grid& g, const launch_options& options, Args&&... args) 
     r = detail::cpu::run<Kernel>(g, options, bound);
   }
 
-  auto by_program = [](const auto& a, const auto& b) {
-    if (a.program[2] != b.program[2]) return a.program[2] < b.program[2];
-    if (a.program[1] != b.program[1]) return a.program[1] < b.program[1];
-    if (a.program[0] != b.program[0]) return a.program[0] < b.program[0];
-    return a.where.line < b.where.line;
-  };
-  std::stable_sort(r.invalid.begin(), r.invalid.end(), by_program);
-  std::stable_sort(r.asserts.begin(), r.asserts.end(), by_program);
-  std::stable_sort(r.races.begin(), r.races.end(), by_program);
-  std::sort(r.idle_programs.begin(), r.idle_programs.end(), [](const auto& a, const auto& b) {
-    return std::tie(a[2], a[1], a[0]) < std::tie(b[2], b[1], b[0]);
-  });
-  if (r.idle_programs.size() > launch_report::lanes_per_record) r.idle_programs.resize(launch_report::lanes_per_record);
+  r.sort_records();
   if (!r.ok() && options.failure == on_failure::raise) throw launch_error(r);
   return r;
 }

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../backend/cuda/error.hpp"
@@ -37,6 +38,8 @@ struct bench_options {
   int min_reps = 5;                   // timed calls, at least
   int max_reps = 10000;               // and at most
   bool flush_l2 = true;               // CUDA: flush the L2 cache before each timed call
+  double cooldown_ms = 0;             // idle time before the first call: a GPU held at its power
+                                      // cap by earlier work runs at lower clocks until it cools
   void* stream = nullptr;             // CUDA: the cudaStream_t the function launches on (null: default)
 };
 
@@ -89,8 +92,8 @@ inline void check_bench_options(const bench_options& o) {
   for (double q : o.quantiles)
     if (!(q >= 0 && q <= 1))
       throw usage_error("tl::do_bench: quantile " + std::to_string(q) + " is outside [0, 1]");
-  if (o.warmup_ms < 0 || o.rep_ms < 0)
-    throw usage_error("tl::do_bench: warmup_ms and rep_ms must be >= 0");
+  if (o.warmup_ms < 0 || o.rep_ms < 0 || o.cooldown_ms < 0)
+    throw usage_error("tl::do_bench: warmup_ms, rep_ms and cooldown_ms must be >= 0");
   if (o.min_reps < 1 || o.max_reps < o.min_reps)
     throw usage_error("tl::do_bench: min_reps must be >= 1 and max_reps >= min_reps");
 }
@@ -100,8 +103,13 @@ inline int reps_for(double budget_ms, double estimate_ms, int lo, int hi) {
   return std::clamp(int(n), lo, hi);
 }
 
+inline void cool_down(const bench_options& o) {
+  if (o.cooldown_ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(o.cooldown_ms));
+}
+
 template <class F>
 bench_result bench_cpu(F& fn, const bench_options& o) {
+  cool_down(o);
   using clock = std::chrono::steady_clock;
   auto timed = [&] {
     const auto t0 = clock::now();
@@ -136,6 +144,8 @@ bench_result bench_cuda(F& fn, const bench_options& o) {
   const cudaStream_t s = static_cast<cudaStream_t>(o.stream);
   std::size_t flush_bytes = 0;
   void* flush = o.flush_l2 ? l2_flush_buffer(flush_bytes) : nullptr;
+  TL_CUDA_CHECK(cudaStreamSynchronize(s));  // earlier work done: the cool-down is idle time
+  cool_down(o);
   fn();
   TL_CUDA_CHECK(cudaStreamSynchronize(s));
   cudaEvent_t e0, e1;

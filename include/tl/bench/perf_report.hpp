@@ -13,6 +13,9 @@
 //
 // A provider that cannot run at a size returns tl::no_measurement(): a gap in the line,
 // "-" in the table, an empty CSV cell.
+//
+// Cases that are not sizes (tl-bench's puzzles) are named by x_labels: the x axis is then
+// categorical, and `bars` draws one group of bars per case instead of lines.
 #pragma once
 
 #include <cmath>
@@ -47,6 +50,8 @@ struct benchmark {
   std::string ylabel = "";
   bool y_log = false;
   std::string plot_name = "benchmark";    // the title, and the files' base name
+  std::vector<std::string> x_labels{};    // names of the x values: a categorical axis (one per x value)
+  bool bars = false;                      // grouped bars (one per provider) instead of lines
 };
 
 // One point: the plotted value and a band around it (e.g. from the 20th and 80th percentile
@@ -84,6 +89,8 @@ struct perf_table {
   std::string name_of(std::size_t j) const {
     return j < spec.line_names.size() ? spec.line_names[j] : spec.line_vals[j];
   }
+  // How x value i is printed: its label, or the number.
+  std::string x_text(std::size_t i, int precision = 6) const;
   std::string str() const;
   void write_csv(const std::string& path) const;
   void write_svg(const std::string& path) const;
@@ -110,12 +117,16 @@ inline std::string xml_escape(const std::string& s) {
 }
 }  // namespace bench_detail
 
+inline std::string perf_table::x_text(std::size_t i, int precision) const {
+  return i < spec.x_labels.size() ? spec.x_labels[i] : bench_detail::number(spec.x_vals[i], precision);
+}
+
 inline std::string perf_table::str() const {
   std::vector<std::string> header{spec.x_name};
   for (std::size_t j = 0; j < spec.line_vals.size(); ++j) header.push_back(name_of(j));
   std::vector<std::vector<std::string>> cells;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    std::vector<std::string> c{bench_detail::number(spec.x_vals[i])};
+    std::vector<std::string> c{x_text(i)};
     for (const auto& m : rows[i]) c.push_back(std::isnan(m.y) ? "-" : bench_detail::number(m.y, 5));
     cells.push_back(std::move(c));
   }
@@ -144,7 +155,7 @@ inline void perf_table::write_csv(const std::string& path) const {
     f << ',' << name_of(j) << ',' << name_of(j) << " min," << name_of(j) << " max";
   f << '\n';
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    f << bench_detail::number(spec.x_vals[i], 10);
+    f << x_text(i, 10);
     for (const auto& m : rows[i])
       f << ',' << bench_detail::number(m.y, 8) << ',' << bench_detail::number(m.y_min, 8) << ',' << bench_detail::number(m.y_max, 8);
     f << '\n';
@@ -157,7 +168,15 @@ inline void perf_table::write_svg(const std::string& path) const {
   static const char* palette[] = {"#1f77b4", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2"};
   const double W = 760, H = 460, left = 70, right = 190, top = 40, bottom = 55;
   const double pw = W - left - right, ph = H - top - bottom;
-  auto tx = [&](double x) { return spec.x_log ? std::log2(x) : x; };
+  const bool categorical = !spec.x_labels.empty() || spec.bars;
+  // A categorical axis places the i-th value at i (bars: in the middle of its group).
+  auto tx = [&](double x) {
+    if (categorical) {
+      for (std::size_t i = 0; i < spec.x_vals.size(); ++i)
+        if (spec.x_vals[i] == x) return double(i);
+    }
+    return spec.x_log ? std::log2(x) : x;
+  };
   auto ty = [&](double y) { return spec.y_log ? std::log10(y) : y; };
   double x0 = 1e300, x1 = -1e300, y0 = spec.y_log ? 1e300 : 0, y1 = -1e300;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -170,6 +189,10 @@ inline void perf_table::write_svg(const std::string& path) const {
         y1 = std::max(y1, ty(v));
       }
     }
+  }
+  if (categorical) {  // half a group of room on either side
+    x0 -= 0.5;
+    x1 += 0.5;
   }
   if (!(x1 > x0)) x1 = x0 + 1;
   if (!(y1 > y0)) y1 = y0 + 1;
@@ -189,11 +212,18 @@ inline void perf_table::write_svg(const std::string& path) const {
       << "\" stroke=\"#ddd\"/>\n<text x=\"" << left - 6 << "\" y=\"" << yy + 4 << "\" text-anchor=\"end\">"
       << bench_detail::number(label, 3) << "</text>\n";
   }
-  // x ticks at the measured sizes
-  for (double x : spec.x_vals)
+  // x ticks at the measured sizes (labels: turned, under their group)
+  for (std::size_t i = 0; i < spec.x_vals.size(); ++i) {
+    const double x = spec.x_vals[i];
     s << "<line x1=\"" << px(x) << "\" y1=\"" << top << "\" x2=\"" << px(x) << "\" y2=\"" << top + ph
-      << "\" stroke=\"#eee\"/>\n<text x=\"" << px(x) << "\" y=\"" << top + ph + 16 << "\" text-anchor=\"middle\">"
-      << bench_detail::number(x) << "</text>\n";
+      << "\" stroke=\"#eee\"/>\n";
+    if (categorical)
+      s << "<text transform=\"translate(" << px(x) << "," << top + ph + 12 << ") rotate(30)\" text-anchor=\"start\">"
+        << bench_detail::xml_escape(x_text(i)) << "</text>\n";
+    else
+      s << "<text x=\"" << px(x) << "\" y=\"" << top + ph + 16 << "\" text-anchor=\"middle\">" << bench_detail::number(x)
+        << "</text>\n";
+  }
   s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << pw << "\" height=\"" << ph
     << "\" fill=\"none\" stroke=\"black\"/>\n";
   s << "<text x=\"" << left + pw / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">"
@@ -204,6 +234,25 @@ inline void perf_table::write_svg(const std::string& path) const {
     const line_style st = j < spec.styles.size() ? spec.styles[j] : line_style{};
     const std::string color = st.color.empty() ? palette[j % 7] : st.color;
     const std::string dash = st.dash == "--" ? " stroke-dasharray=\"7 4\"" : st.dash == ":" ? " stroke-dasharray=\"2 3\"" : "";
+    if (spec.bars) {  // bar j of each group, and its band as an error bar
+      const double group = pw / (x1 - x0) * 0.8, w = group / double(spec.line_vals.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const measurement& m = rows[i][j];
+        if (std::isnan(m.y) || (spec.y_log && m.y <= 0)) continue;
+        const double left_edge = px(spec.x_vals[i]) - group / 2 + w * double(j);
+        const double base = py(spec.y_log ? std::pow(10.0, y0) : 0.0);
+        s << "<rect x=\"" << left_edge << "\" y=\"" << std::min(py(m.y), base) << "\" width=\"" << w * 0.9
+          << "\" height=\"" << std::abs(base - py(m.y)) << "\" fill=\"" << color << "\"/>\n";
+        if (!std::isnan(m.y_min) && !std::isnan(m.y_max) && !(spec.y_log && m.y_min <= 0))
+          s << "<line x1=\"" << left_edge + w * 0.45 << "\" y1=\"" << py(m.y_min) << "\" x2=\"" << left_edge + w * 0.45
+            << "\" y2=\"" << py(m.y_max) << "\" stroke=\"black\"/>\n";
+      }
+      const double ly = top + 14 + 20 * double(j);
+      s << "<rect x=\"" << left + pw + 15 << "\" y=\"" << ly - 6 << "\" width=\"30\" height=\"12\" fill=\"" << color
+        << "\"/>\n<text x=\"" << left + pw + 52 << "\" y=\"" << ly + 4 << "\">" << bench_detail::xml_escape(name_of(j))
+        << "</text>\n";
+      continue;
+    }
     // the band, then the line in pieces between missing points, then markers
     std::string band_top, band_bottom;
     std::vector<std::string> pieces(1);
@@ -247,6 +296,9 @@ struct perf_report_t {
   F fn;
   perf_table run(const run_options& o = {}) {
     if (spec.line_vals.empty()) throw usage_error("tl::perf_report: no line_vals (providers)");
+    if (!spec.x_labels.empty() && spec.x_labels.size() != spec.x_vals.size())
+      throw usage_error("tl::perf_report: " + std::to_string(spec.x_labels.size()) + " x_labels for " +
+                        std::to_string(spec.x_vals.size()) + " x_vals");
     if (!spec.line_names.empty() && spec.line_names.size() != spec.line_vals.size())
       throw usage_error("tl::perf_report: " + std::to_string(spec.line_names.size()) + " line_names for " +
                         std::to_string(spec.line_vals.size()) + " line_vals");

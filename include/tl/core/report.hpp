@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "source_location.hpp"
@@ -93,7 +94,37 @@ struct launch_report {
   bool ok() const { return invalid_ops == 0 && asserts.empty() && race_count == 0; }
   explicit operator bool() const { return ok(); }
   std::string str() const;
+  // The records in program order (axis 2, then 1, then 0), then by line; at most
+  // lanes_per_record idle programs kept (a launch does this before returning the report).
+  void sort_records();
 };
+
+namespace detail {
+// Stable insertion sort by less(a, b): the record lists are short (max_records).
+template <class T, class Less>
+void sort_short(std::vector<T>& v, Less less) {
+  for (std::size_t i = 1; i < v.size(); ++i)
+    for (std::size_t j = i; j > 0 && less(v[j], v[j - 1]); --j) std::swap(v[j], v[j - 1]);
+}
+}  // namespace detail
+
+inline void launch_report::sort_records() {
+  auto by_program = [](const auto& a, const auto& b) {
+    if (a.program[2] != b.program[2]) return a.program[2] < b.program[2];
+    if (a.program[1] != b.program[1]) return a.program[1] < b.program[1];
+    if (a.program[0] != b.program[0]) return a.program[0] < b.program[0];
+    return a.where.line < b.where.line;
+  };
+  detail::sort_short(invalid, by_program);
+  detail::sort_short(asserts, by_program);
+  detail::sort_short(races, by_program);
+  detail::sort_short(idle_programs, [](const std::array<int, 3>& a, const std::array<int, 3>& b) {
+    if (a[2] != b[2]) return a[2] < b[2];
+    if (a[1] != b[1]) return a[1] < b[1];
+    return a[0] < b[0];
+  });
+  if (idle_programs.size() > lanes_per_record) idle_programs.resize(lanes_per_record);
+}
 
 inline std::string format_lane(const invalid_lane& l) {
   detail::text o;

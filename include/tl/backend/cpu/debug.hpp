@@ -4,9 +4,7 @@
 // with the program and the line; a breakpoint calls tl_breakpoint, which a debugger stops in.
 #pragma once
 
-#include <atomic>
 #include <cstdio>
-#include <mutex>
 #include <string>
 
 #include "../../core/pid_condition.hpp"
@@ -23,14 +21,14 @@ struct breakpoint_info {
 };
 
 namespace detail::cpu {
-inline std::atomic<long>& breakpoint_counter() {
-  static std::atomic<long> n{0};
+inline long& breakpoint_counter() {
+  static long n = 0;
   return n;
 }
 }  // namespace detail::cpu
 
 // How many times a breakpoint_if fired in this process (CPU backend).
-inline long breakpoint_stops() { return detail::cpu::breakpoint_counter().load(); }
+inline long breakpoint_stops() { return detail::cpu::atomic_load(detail::cpu::breakpoint_counter()); }
 
 }  // namespace tl
 
@@ -38,7 +36,7 @@ inline long breakpoint_stops() { return detail::cpu::breakpoint_counter().load()
 // `print *info` says which program and line, and `frame 2` is the kernel, with its blocks in
 // scope (`print x`; frame 1 is breakpoint_if). Not inlined, and kept: its asm tells the compiler it has an effect.
 extern "C" [[gnu::noinline]] inline void tl_breakpoint(const tl::breakpoint_info* info) {
-  tl::detail::cpu::breakpoint_counter().fetch_add(1, std::memory_order_relaxed);
+  tl::detail::cpu::atomic_fetch_add(tl::detail::cpu::breakpoint_counter(), 1L);
   asm volatile("" ::"r"(info) : "memory");
 }
 
@@ -89,7 +87,7 @@ void print(const A&... args) {
   o << "pid (" << program_id(0) << ", " << program_id(1) << ", " << program_id(2) << ")";
   ((o << ' ', print_arg(o, args)), ...);
   o << '\n';
-  std::lock_guard<std::mutex> lock(print_mutex());
+  host_lock lock(print_mutex());
   std::fwrite(o.str().data(), 1, o.str().size(), stdout);
   std::fflush(stdout);
 }

@@ -1,19 +1,90 @@
 // tl/backend/cpu/launch.hpp: running every program of a grid on host threads.
 #pragma once
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <exception>
-#include <mutex>
-#include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "../launch_options.hpp"
+#include "host_threads.hpp"
 #include "program.hpp"
 
 namespace tl::detail::cpu {
+
+// What the host threads of one launch share. Each thread takes the next program id from
+// `next`, runs it with its own program_state, and keeps the accesses it traces in its own
+// list (in the order it ran its programs, which is increasing program order).
+struct program_runner {
+  long long grid[3];
+  long long total;
+  launch_state* state;
+  bool trace;
+  void (*run_program)(const void* bound);  // Kernel(params...) on a copy of the parameters
+  const void* bound;
+
+  program_runner(const tl::grid& g, launch_state* s, bool traced_launch, void (*run)(const void*), const void* b)
+      : grid{g.x, g.y, g.z}, total(g.x * g.y * g.z), state(s), trace(traced_launch), run_program(run), bound(b) {}
+  program_runner(const program_runner&) = delete;
+  program_runner& operator=(const program_runner&) = delete;
+
+  long long next = 0;
+  host_mutex mutex;  // guards failure and traced
+  std::exception_ptr failure;
+  std::vector<std::vector<traced_access>> traced;
+
+  static void work(void* self) { static_cast<program_runner*>(self)->work(); }
+  void work() {
+    program_state ps;
+    for (int a = 0; a < 3; ++a) ps.grid[a] = int(grid[a]);
+    ps.launch = state;
+    std::vector<traced_access> mine;
+    if (trace) ps.trace = &mine;
+    program_state* const outer = current_program;
+    current_program = &ps;
+    for (long long id = atomic_fetch_add(next, 1LL); id < total; id = atomic_fetch_add(next, 1LL)) {
+      ps.pid[0] = int(id % grid[0]);
+      ps.pid[1] = int((id / grid[0]) % grid[1]);
+      ps.pid[2] = int(id / (grid[0] * grid[1]));
+      ps.linear_id = std::int32_t(id);
+      ps.made_store = ps.stored_any = false;
+      try {
+        run_program(bound);
+        if (ps.made_store && !ps.stored_any) {
+          host_lock lock(state->mutex);
+          if (state->report.idle_programs.size() < launch_report::max_records)
+            state->report.idle_programs.push_back({ps.pid[0], ps.pid[1], ps.pid[2]});
+          ++state->report.idle_count;
+        }
+      } catch (...) {
+        host_lock lock(mutex);
+        if (!failure) failure = std::current_exception();
+        atomic_store(next, total);  // the programs not started yet do not run
+      }
+    }
+    current_program = outer;
+    if (trace) {
+      host_lock lock(mutex);
+      traced.push_back(std::move(mine));
+    }
+  }
+};
+
+// The threads' traced accesses in program order (axis 0 fastest): each thread's list is in
+// increasing program order, so they are merged.
+inline std::vector<traced_access> merge_by_program(std::vector<std::vector<traced_access>>& lists) {
+  auto key = [](const traced_access& a) { return std::make_tuple(a.program[2], a.program[1], a.program[0]); };
+  std::vector<std::size_t> at(lists.size(), 0);
+  std::vector<traced_access> out;
+  for (;;) {
+    std::size_t best = lists.size();
+    for (std::size_t l = 0; l < lists.size(); ++l)
+      if (at[l] < lists[l].size() && (best == lists.size() || key(lists[l][at[l]]) < key(lists[best][at[best]])))
+        best = l;
+    if (best == lists.size()) return out;
+    out.push_back(std::move(lists[best][at[best]++]));
+  }
+}
 
 // Runs Kernel once per program of the grid with (a copy of) the bound parameters; the
 // programs' invalid accesses and failed asserts are gathered in the report.
@@ -25,76 +96,28 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   state.report.grid[0] = int(g.x);
   state.report.grid[1] = int(g.y);
   state.report.grid[2] = int(g.z);
-
   const long long total = g.x * g.y * g.z;
   state.report.programs = total;
-  std::atomic<long long> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  std::vector<traced_access> traced;  // all threads' accesses, gathered after each finishes
-  auto worker = [&] {
-    program_state ps;
-    ps.grid[0] = int(g.x);
-    ps.grid[1] = int(g.y);
-    ps.grid[2] = int(g.z);
-    ps.launch = &state;
-    std::vector<traced_access> mine;
-    if (options.trace) ps.trace = &mine;
-    current_program = &ps;
-    for (long long id = next++; id < total; id = next++) {
-      ps.pid[0] = int(id % g.x);
-      ps.pid[1] = int((id / g.x) % g.y);
-      ps.pid[2] = int(id / (g.x * g.y));
-      ps.linear_id = std::int32_t(id);
-      ps.made_store = ps.stored_any = false;
-      try {
-        std::apply(Kernel, bound);  // each program gets its own copy of the arguments
-        if (ps.made_store && !ps.stored_any) {
-          std::lock_guard<std::mutex> lock(state.mutex);
-          if (state.report.idle_programs.size() < launch_report::max_records)
-            state.report.idle_programs.push_back({ps.pid[0], ps.pid[1], ps.pid[2]});
-          ++state.report.idle_count;
-        }
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = total;
-      }
-    }
-    current_program = nullptr;
-    if (options.trace) {
-      std::lock_guard<std::mutex> lock(failure_mutex);
-      for (auto& a : mine) traced.push_back(std::move(a));
-    }
-  };
 
-  const auto t0 = std::chrono::steady_clock::now();
+  program_runner runner(
+      g, &state, options.trace != nullptr,
+      [](const void* b) {
+        Params params = *static_cast<const Params*>(b);  // each program gets its own copy
+        std::apply(Kernel, params);
+      },
+      &bound);
+  const double t0 = monotonic_seconds();
   const bool sequential = options.sequential || sequential_from_env();
-  long long n_threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  long long n_threads = options.threads > 0 ? options.threads : hardware_threads();
   if (sequential) n_threads = 1;
-  n_threads = std::min(n_threads, total);
-  if (n_threads <= 1) {
-    program_state* outer = current_program;
-    worker();
-    current_program = outer;
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(size_t(n_threads));
-    for (long long t = 0; t < n_threads; ++t) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
-  }
-  state.report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (failure) std::rethrow_exception(failure);
+  if (n_threads > total) n_threads = total;
+  run_on_threads(int(n_threads), &program_runner::work, &runner);
+  state.report.seconds = monotonic_seconds() - t0;
+  if (runner.failure) std::rethrow_exception(runner.failure);
   if (options.trace) {
-    // Program order (axis 0 fastest); within a program, the order its ops ran (one thread ran it).
-    std::stable_sort(traced.begin(), traced.end(), [](const traced_access& a, const traced_access& b) {
-      for (int axis = 2; axis >= 0; --axis)
-        if (a.program[axis] != b.program[axis]) return a.program[axis] < b.program[axis];
-      return false;
-    });
     options.trace->kernel = state.report.kernel;
     for (int i = 0; i < 3; ++i) options.trace->grid[i] = state.report.grid[i];
-    options.trace->accesses = std::move(traced);
+    options.trace->accesses = merge_by_program(runner.traced);
   }
   return std::move(state.report);
 }

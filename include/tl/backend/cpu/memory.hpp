@@ -89,15 +89,17 @@ struct access_checker {
 // The race table of a buffer, made on first use (the last one looked up is cached).
 inline store_owners* owners_of(program_state* p, const void* base, std::int64_t extent) {
   if (p->owners_of != base) {
-    std::lock_guard<std::mutex> lock(p->launch->mutex);
-    store_owners& o = p->launch->owners[base];
-    if (!o.owner) {
-      o.size = extent;
-      o.owner = std::make_unique<std::atomic<std::int32_t>[]>(std::size_t(extent));
-      o.reader = std::make_unique<std::atomic<std::int32_t>[]>(std::size_t(extent));
+    host_lock lock(p->launch->mutex);
+    store_owners* found = nullptr;
+    for (store_owners* o : p->launch->owners)
+      if (o->base == base) found = o;
+    if (!found) {
+      found = new store_owners{base, extent, std::vector<std::int32_t>(std::size_t(extent)),
+                               std::vector<std::int32_t>(std::size_t(extent))};
+      p->launch->owners.push_back(found);
     }
     p->owners_of = base;
-    p->owners = &o;
+    p->owners = found;
   }
   return p->owners;
 }
@@ -126,7 +128,7 @@ inline void record_race(program_state* p, race_kind kind, std::int32_t other_id,
   r.where = where;
   r.buffer = name ? name : "(unnamed)";
   r.offset = offset;
-  std::lock_guard<std::mutex> lock(p->launch->mutex);
+  host_lock lock(p->launch->mutex);
   launch_report& rep = p->launch->report;
   ++rep.race_count;
   if (rep.races.size() < launch_report::max_records) rep.races.push_back(std::move(r));
@@ -141,11 +143,11 @@ inline void note_store(const void* base, std::int64_t extent, std::int64_t offse
   if (!o) return;
   const std::int32_t me = p->linear_id + 1;
   std::int32_t first = 0;
-  if (!o->owner[std::size_t(offset)].compare_exchange_strong(first, me) && first != me) {
+  if (!atomic_compare_exchange(o->owner[std::size_t(offset)], first, me) && first != me) {
     record_race(p, race_kind::store_store, first, offset, name, where);
     return;
   }
-  const std::int32_t reader = o->reader[std::size_t(offset)].load();
+  const std::int32_t reader = atomic_load(o->reader[std::size_t(offset)]);
   if (reader != 0 && reader != me) record_race(p, race_kind::store_after_load, reader, offset, name, where);
 }
 
@@ -158,12 +160,12 @@ inline void note_load(const void* base, std::int64_t extent, std::int64_t offset
   store_owners* o = race_table(p, base, extent, offset);
   if (!o) return;
   const std::int32_t me = p->linear_id + 1;
-  std::atomic<std::int32_t>& reader = o->reader[std::size_t(offset)];
+  std::int32_t& reader = o->reader[std::size_t(offset)];
   // A plain read first: most loads find themselves (or "several") recorded and write nothing.
-  std::int32_t seen = reader.load();
-  if (seen == 0) reader.compare_exchange_strong(seen, me);  // on failure, seen is the other program
-  if (seen != 0 && seen != me && seen != several_readers) reader.store(several_readers);
-  const std::int32_t owner = o->owner[std::size_t(offset)].load();
+  std::int32_t seen = atomic_load(reader);
+  if (seen == 0) atomic_compare_exchange(reader, seen, me);  // on failure, seen is the other program
+  if (seen != 0 && seen != me && seen != several_readers) atomic_store(reader, several_readers);
+  const std::int32_t owner = atomic_load(o->owner[std::size_t(offset)]);
   if (owner != 0 && owner != me) record_race(p, race_kind::load_after_store, owner, offset, name, where);
 }
 

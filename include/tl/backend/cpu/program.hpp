@@ -3,14 +3,11 @@
 // running a program points its thread-local program_state at it.
 #pragma once
 
-#include <algorithm>
-#include <atomic>
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <mutex>
+#include <vector>
 
 #include "../../core/report.hpp"
+#include "host_threads.hpp"
 #include "trace.hpp"
 
 namespace tl::detail::cpu {
@@ -18,18 +15,25 @@ namespace tl::detail::cpu {
 // For race detection, per buffer a kernel stores or loads through a non-const pointer: which
 // program (linear id + 1) stored each element first (0: none), and which loaded it (0: none,
 // -1: more than one program).
+// (Elements are read and written with host_threads.hpp's atomic operations.)
 struct store_owners {
+  const void* base = nullptr;  // the buffer's start
   std::int64_t size = 0;
-  std::unique_ptr<std::atomic<std::int32_t>[]> owner;
-  std::unique_ptr<std::atomic<std::int32_t>[]> reader;
+  std::vector<std::int32_t> owner, reader;
 };
 inline constexpr std::int32_t several_readers = -1;
 
 struct launch_state {
   launch_report report;
-  std::mutex mutex;  // guards report, owners and the print stream
+  host_mutex mutex;  // guards report and owners
   bool detect_races = false;
-  std::map<const void*, store_owners> owners;  // by buffer start
+  std::vector<store_owners*> owners;  // one table per buffer (a launch touches few)
+  launch_state() = default;
+  launch_state(const launch_state&) = delete;
+  launch_state& operator=(const launch_state&) = delete;
+  ~launch_state() {
+    for (store_owners* o : owners) delete o;
+  }
 };
 
 struct program_state {
@@ -45,8 +49,9 @@ struct program_state {
 
 inline thread_local program_state* current_program = nullptr;
 
-inline std::mutex& print_mutex() {
-  static std::mutex m;
+// One print at a time (programs on other host threads never interleave with it).
+inline host_mutex& print_mutex() {
+  static host_mutex m;
   return m;
 }
 
@@ -63,7 +68,7 @@ inline void report_invalid_access(invalid_access a) {
     throw launch_error(std::move(r));
   }
   for (int i = 0; i < 3; ++i) a.program[i] = p->pid[i];
-  std::lock_guard<std::mutex> lock(p->launch->mutex);
+  host_lock lock(p->launch->mutex);
   launch_report& r = p->launch->report;
   ++r.invalid_ops;
   r.invalid_lanes += a.invalid_lanes;
@@ -79,7 +84,7 @@ inline void report_assert_failure(assert_failure f) {
     throw launch_error(std::move(r));
   }
   for (int i = 0; i < 3; ++i) f.program[i] = p->pid[i];
-  std::lock_guard<std::mutex> lock(p->launch->mutex);
+  host_lock lock(p->launch->mutex);
   if (p->launch->report.asserts.size() < launch_report::max_records) p->launch->report.asserts.push_back(std::move(f));
 }
 

@@ -115,7 +115,7 @@ __device__ __forceinline__ void copy_tile(const T* from, std::int64_t row_stride
     }
   } else if constexpr (groups > 0) {
     // Each pass covers `groups` whole rows: one pointer, stepped (per-chunk row indices kept
-    // as 64-bit loop invariants cost the kernel 30 registers).
+    // as 64-bit loop invariants cost the kernel a register each).
     constexpr int rows_per_pass = groups;
     const int r0 = t / row_chunks, k = t % row_chunks * per_chunk;
     const T* p = from + r0 * row_stride + k;

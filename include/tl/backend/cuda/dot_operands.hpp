@@ -100,8 +100,8 @@ __device__ __forceinline__ void write_b(const X& x, int K, int N, int kc, At at)
   using S = typename X::shape_type;
   using L = own_layout<X>;
   constexpr int V = Transposed ? 1 : (L::vec < 2 ? L::vec : 2);
-  // Said at compile time: a row index the compiler cannot bound costs a division, and (seen
-  // on the tf32 wgmma dot) more registers.
+  // Said at compile time: a row index the compiler cannot bound costs a division, and more
+  // registers.
   constexpr bool batched = S::rank == 3 && S::dim(0) > 1;
   const int t = thread_id();
   TL_UNROLL

@@ -119,6 +119,20 @@ TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c, int slot) {
   else return at(x, broadcast_coord<XS>(c), -1);
 }
 
+// A node's element from its operands' (visit's callee: a named functor, so that the call is
+// forced inline as every other step of the evaluation; a lambda's is left to the inliner, which
+// gave up on large expressions).
+template <class X>
+struct apply_at {
+  using S = shape_of_t<X>;
+  const coord<S::rank>& c;
+  int slot;
+  template <class... O>
+  TL_INLINE value_of_t<X> operator()(const O&... o) const {
+    return X::apply(operand_at<S, order_of<X>()>(o, c, slot)...);
+  }
+};
+
 template <class X>
 TL_INLINE value_of_t<X> at(const X& x, const coord<shape_of_t<X>::rank>& c, int slot) {
   using S = shape_of_t<X>;
@@ -133,8 +147,7 @@ TL_INLINE value_of_t<X> at(const X& x, const coord<shape_of_t<X>::rank>& c, int 
     return convert<bool>(operand_at<S, O>(x.cond, c, slot)) ? convert<V>(operand_at<S, O>(x.a, c, slot))
                                                             : convert<V>(operand_at<S, O>(x.b, c, slot));
   } else if constexpr (requires { typename X::operand_types; }) {
-    constexpr order O = order_of<X>();
-    return x.visit([&](const auto&... o) { return X::apply(operand_at<S, O>(o, c, slot)...); });
+    return x.visit(apply_at<X>{c, slot});
   } else {
     return x.at(c);  // scalars and aranges: computed from the coordinate
   }
@@ -206,6 +219,25 @@ inline constexpr bool keeps_chunks<permute_map<P...>, Out, In, V> = [] {
   return p[Out::rank - 1] == In::rank - 1;
 }();
 
+// A node's chunk from its operands' chunks (visit's callee, forced inline as apply_at).
+template <class X, int V>
+struct apply_to_chunks {
+  using S = shape_of_t<X>;
+  const coord<S::rank>& c;
+  int slot;
+  template <class... W>
+  TL_INLINE static chunk_t<value_of_t<X>, V> apply(const W&... w) {
+    chunk_t<value_of_t<X>, V> r;
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) r.x[k] = X::apply(w.x[k]...);
+    return r;
+  }
+  template <class... O>
+  TL_INLINE chunk_t<value_of_t<X>, V> operator()(const O&... o) const {
+    return apply(operand_chunk<S, order_of<X>(), V>(o, c, slot)...);
+  }
+};
+
 // The V elements of e from coordinate c on along the last axis (c's last coordinate a multiple
 // of V, the axis a multiple of V long); slot: the first one's register slot, or -1.
 // Elementwise nodes read each operand by chunks (once per chunk when broadcast along the rows),
@@ -221,13 +253,7 @@ TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<
     else if constexpr (std::is_same_v<Map, broadcast_map>) return operand_chunk<S, order::any, V>(e.e, c, -1);
     else return chunk_at<V>(e.e, Map::template apply<S, In>(c), -1);
   } else if constexpr (requires { typename X::operand_types; } && !is_held_block_v<X>) {
-    constexpr order O = order_of<X>();
-    return e.visit([&](const auto&... o) {
-      const auto chunks = [&](const auto&... w) {
-        return chunk_map<value_of_t<X>, V>([&](int k) { return X::apply(w.x[k]...); });
-      };
-      return chunks(operand_chunk<S, O, V>(o, c, slot)...);
-    });
+    return e.visit(apply_to_chunks<X, V>{c, slot});
   } else {
     return element_chunk<V>(e, c, slot);
   }

@@ -9,16 +9,12 @@
 #pragma once
 
 #if defined(__CUDACC__)
-#include <algorithm>
 #include <cstdio>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "../cpu/host_threads.hpp"
 #include "../launch_options.hpp"
 #include "arch/sm80.hpp"
 #include "device_report.hpp"
@@ -28,7 +24,8 @@
 namespace tl::detail::cuda {
 
 // A minimum of 1 is not passed on: with an explicit one ptxas gave puzzle 11's 8-warp kernel
-// 163 registers, where with the thread count alone it keeps it at 127 (two programs per SM).
+// more registers than with the thread count alone, and one program per SM instead of two
+// (docs/performance.md).
 #if TL_MIN_PROGRAMS_PER_SM > 1
 #define TL_ENTRY_BOUNDS(warps) __launch_bounds__((warps) * 32, TL_MIN_PROGRAMS_PER_SM)
 #else
@@ -51,20 +48,24 @@ __global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, P... params)
 
 // A stable copy of a string (file names from device reports live as long as the process).
 inline const char* intern(const std::string& s) {
-  static std::mutex m;
-  static std::set<std::string> strings;
-  std::lock_guard<std::mutex> lock(m);
-  return strings.insert(s).first->c_str();
+  static cpu::host_mutex m;
+  static std::vector<const std::string*> strings;  // never freed: the names outlive every report
+  cpu::host_lock lock(m);
+  for (const std::string* k : strings)
+    if (*k == s) return k->c_str();
+  strings.push_back(new std::string(s));
+  return strings.back()->c_str();
 }
 
 // The report buffer of the current device, allocated once.
 inline device_report* report_buffer() {
-  static std::mutex m;
-  static std::map<int, device_report*> buffers;
+  static cpu::host_mutex m;
+  static std::vector<device_report*> buffers;  // by device
   int dev = 0;
   TL_CUDA_CHECK(cudaGetDevice(&dev));
-  std::lock_guard<std::mutex> lock(m);
-  device_report*& b = buffers[dev];
+  cpu::host_lock lock(m);
+  if (buffers.size() <= std::size_t(dev)) buffers.resize(std::size_t(dev) + 1, nullptr);
+  device_report*& b = buffers[std::size_t(dev)];
   if (!b) TL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&b), sizeof(device_report)));
   return b;
 }
@@ -101,8 +102,8 @@ struct host_regions {
         ++k;
         continue;
       }
-      char* lo = std::min(o.host, r.host);
-      char* hi = std::max(o.host + o.bytes, r.host + r.bytes);
+      char* lo = o.host < r.host ? o.host : r.host;
+      char* hi = o.host + o.bytes > r.host + r.bytes ? o.host + o.bytes : r.host + r.bytes;
       r = host_region{lo, std::size_t(hi - lo), r.copy_back || o.copy_back, o.names + "', '" + r.names};
       list.erase(list.begin() + std::ptrdiff_t(k));
       k = 0;  // the grown region may now overlap one seen before
@@ -224,7 +225,8 @@ template <class Params>
 void read_report(const device_report& d, const Params& bound, launch_report& r) {
   r.invalid_ops = std::int64_t(d.invalid_ops);
   r.invalid_lanes = std::int64_t(d.invalid_lanes);
-  const int n_access = int(std::min<unsigned long long>(d.invalid_ops, device_report::max_records));
+  constexpr auto max_records = static_cast<unsigned long long>(device_report::max_records);
+  const int n_access = int(d.invalid_ops < max_records ? d.invalid_ops : max_records);
   for (int k = 0; k < n_access && r.invalid.size() < launch_report::max_records; ++k) {
     const access_record& a = d.access[k];
     invalid_access x;
@@ -236,12 +238,13 @@ void read_report(const device_report& d, const Params& bound, launch_report& r) 
     x.lanes = std::int64_t(a.lanes);
     x.invalid_lanes = std::int64_t(a.invalid_lanes);
     x.reason = a.null_pointer ? "through a null pointer" : "out of bounds";
-    std::vector<lane_record> lanes(a.first, a.first + std::min<unsigned>(a.candidates, device_report::max_lanes));
-    std::sort(lanes.begin(), lanes.end(), [](const lane_record& u, const lane_record& v) { return u.flat < v.flat; });
+    constexpr auto max_lanes = static_cast<unsigned>(device_report::max_lanes);
+    std::vector<lane_record> lanes(a.first, a.first + (a.candidates < max_lanes ? a.candidates : max_lanes));
+    sort_short(lanes, [](const lane_record& u, const lane_record& v) { return u.flat < v.flat; });
     for (const auto& l : lanes) {
       if (x.first.size() >= launch_report::lanes_per_record) break;
       invalid_lane il;
-      il.rank = std::min(a.rank, 4);
+      il.rank = a.rank < 4 ? a.rank : 4;
       long long f = l.flat;
       for (int i = a.rank - 1; i >= 0; --i) {
         if (i < 4) il.index[i] = int(f % a.dims[i]);
@@ -252,7 +255,7 @@ void read_report(const device_report& d, const Params& bound, launch_report& r) 
     }
     r.invalid.push_back(std::move(x));
   }
-  const int n_assert = int(std::min<unsigned>(d.asserts, device_report::max_records));
+  const int n_assert = int(d.asserts < max_records ? d.asserts : max_records);
   for (int k = 0; k < n_assert; ++k) {
     const assert_record& a = d.failed[k];
     assert_failure f;
@@ -314,7 +317,8 @@ inline int reserved_shared_memory(const void* kernel, const cudaFuncAttributes& 
                                   const launch_context& context) {
   const shared_memory_limits l = shared_memory_of(fa);
   const int share = l.per_sm / programs_per_sm / 256 * 256;
-  return allow_dynamic_shared_memory(kernel, l.own, std::clamp(share - l.reserved - l.own, 0, l.per_block - l.own),
+  const int unused = share - l.reserved - l.own, most = l.per_block - l.own;
+  return allow_dynamic_shared_memory(kernel, l.own, unused < 0 ? 0 : unused > most ? most : unused,
                                      context);
 }
 
@@ -417,11 +421,11 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
       check_call(cudaMemcpyAsync(region.host, region.device, region.bytes, cudaMemcpyDeviceToHost, stream),
                  "cudaMemcpyAsync (a host buffer back)", __FILE__, __LINE__, context);
   if constexpr (checks) {
-    auto d = std::make_unique<device_report>();
-    check_call(cudaMemcpyAsync(d.get(), rep, sizeof(device_report), cudaMemcpyDeviceToHost, stream),
+    std::vector<device_report> d(1);  // on the heap: tens of KiB
+    check_call(cudaMemcpyAsync(d.data(), rep, sizeof(device_report), cudaMemcpyDeviceToHost, stream),
                "cudaMemcpyAsync (the device report)", __FILE__, __LINE__, context);
     check_call(cudaStreamSynchronize(stream), "cudaStreamSynchronize", __FILE__, __LINE__, context);
-    read_report(*d, bound, r);
+    read_report(d[0], bound, r);
   } else {
     check_call(cudaStreamSynchronize(stream), "cudaStreamSynchronize", __FILE__, __LINE__, context);
   }

@@ -19,9 +19,9 @@
 // stores, inside the loop, to the memory the next step's dot reads must launch with
 // num_stages = 1.
 //
-// Two buffers, not num_stages: on puzzle 11 (fp16, 128 x 128 x 64 tiles) one step ahead ran at
-// 520 TFLOP/s and two at 508, where the third buffer also costs programs per multiprocessor
-// for larger tiles (docs/performance.md, step 43).
+// Two buffers, not num_stages: on puzzle 11 (fp16, 128 x 128 x 64 tiles) two steps ahead ran
+// no faster than one, and the third buffer costs programs per multiprocessor for larger tiles
+// (docs/performance.md).
 //
 // Dynamic shared memory (launch.hpp sizes it; nothing else uses it):
 //   [ring header] [up to 1024 bytes: the buffers' alignment] [buffer 0] [buffer 1]

@@ -83,10 +83,10 @@ constexpr unsigned varying_slot_bits(int lo, int hi) {
 // with s = 1, each sends the other half, and the kept flat bit that s gave now comes from
 // lane bit b. Half the shuffles, then a quarter, ...: (32, 4, 4) summed over its last axis
 // (2 lane bits, 4 kept slots) takes 2 + 1 shuffles instead of 4 + 4, and the move to the
-// output's lanes one shuffle instead of four (puzzle 10: 15 -> 7 shuffles a step). Used when
-// the results then move by shuffles (step 3a); before a step through shared memory it cost
-// time (puzzle 9: 4.47 -> 4.89 ms: its selects, and a writer per lane instead of per 4), so
-// there every axis lane bit takes a butterfly step (scatter = false).
+// output's lanes one shuffle instead of four. Used when the results then move by shuffles
+// (3a below); before a move through shared memory it costs time (its selects, and a writer
+// per lane instead of per 4; docs/performance.md), so there every axis lane bit takes a
+// butterfly step (scatter = false).
 template <class L>
 struct scatter_plan {
   bit_map map = L::bits;  // the partial results' bit map after step 2

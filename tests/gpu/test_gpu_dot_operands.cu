@@ -1,137 +1,10 @@
-// Reductions (shuffles and shared memory) and dot (tensor cores or FMA) against the CPU.
+// Where a dot's operands come from (a lazy expression, cp.async copies, loaded again, registers)
+// and which register order its accumulator is in, against the CPU.
 #include "gpu_testing.hpp"
 
 using namespace gpu_testing;
 using tl::None;
 using tl::_;
-
-// Every reduction along Axis of a masked (B0, B1) tile, plus the whole-tile sum and max.
-template <int B0, int B1, int Axis>
-TL_KERNEL void reductions_kernel(tl::ptr<float> x_ptr, tl::ptr<float> f_ptr, tl::ptr<int> i_ptr, int N0, int N1) {
-  auto r = tl::arange<0, B0>();
-  auto c = tl::arange<0, B1>();
-  auto m = (r(_, None) < N0) & (c(None, _) < N1);
-  auto x = tl::load(x_ptr + r(_, None) * N1 + c(None, _), m, -tl::inf);
-  constexpr int n = Axis == 0 ? B1 : B0;
-  auto o = tl::arange<0, n>();
-  auto xs = tl::where(m, x, 0.0f);
-  tl::store(f_ptr + o, tl::sum<Axis>(xs));
-  tl::store(f_ptr + n + o, tl::max<Axis>(x));
-  tl::store(f_ptr + 2 * n + o, tl::min<Axis>(tl::where(m, x, tl::inf)));
-  tl::store(i_ptr + o, tl::argmax<Axis>(x));
-  tl::store(i_ptr + n + o, tl::argmin<Axis>(tl::where(m, x, tl::inf)));
-  tl::store(f_ptr + 3 * n, tl::sum(xs));
-  tl::store(f_ptr + 3 * n + 1, tl::max(x));
-  auto kept = tl::sum<Axis>(xs, tl::keep_dims);  // broadcast back: a staged operand
-  tl::store(f_ptr + 3 * n + 2 + r(_, None) * B1 + c(None, _), xs - kept);
-}
-
-template <int B0, int B1, int Axis>
-void check_reductions(bool with_ties_and_nans) {
-  constexpr int n = Axis == 0 ? B1 : B0;
-  const int n0 = random_int(1, B0), n1 = random_int(1, B1);
-  auto x = random_values(std::size_t(n0) * n1, -2, 2);
-  if (with_ties_and_nans)
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      x[i] = std::floor(x[i]);  // few distinct values: many ties
-      if (i % 17 == 3) x[i] = NAN;
-    }
-  auto run = [&](const tl::launch_options& o) {
-    std::vector<float> f(std::size_t(3 * n + 2 + B0 * B1), -7.0f);
-    std::vector<int> idx(std::size_t(2 * n), -7);
-    tl::launch<reductions_kernel<B0, B1, Axis>>(tl::grid(1), o, x, f, idx, n0, n1);
-    return std::make_pair(f, idx);
-  };
-  const auto a = run(cpu), b = run(cuda);
-  const std::string what = std::to_string(B0) + "x" + std::to_string(B1) + " axis " + std::to_string(Axis) +
-                           " sizes " + std::to_string(n0) + "x" + std::to_string(n1);
-  require_agree(a.first, b.first, 1e-4, 1e-5, what + " values");
-  require_agree(a.second, b.second, 0, 0, what + " indices");
-}
-
-TEST_CASE("sum, max, min, argmax, argmin agree along each axis, with ties and NaNs", "[gpu][reduce]") {
-  for (int rep = 0; rep < 3; ++rep) {
-    const bool hard = rep > 0;
-    check_reductions<16, 64, 0>(hard);
-    check_reductions<16, 64, 1>(hard);
-    check_reductions<128, 8, 0>(hard);
-    check_reductions<128, 8, 1>(hard);
-    check_reductions<4, 1024, 1>(hard);
-    check_reductions<1024, 2, 0>(hard);
-    check_reductions<2, 4, 1>(hard);
-    // Results that stay in their warp and move by shuffles (round-robin layouts, warps on the
-    // top bits), some from slots that differ between the lanes reading them.
-    check_reductions<64, 4, 1>(hard);
-    check_reductions<256, 2, 1>(hard);
-    check_reductions<8, 256, 1>(hard);
-    check_reductions<32, 8, 1>(hard);
-    check_reductions<16, 8, 0>(hard);
-  }
-}
-
-// z = dot(a, b, acc) for M x K and K x N tiles of T (2-D) or a batch of them (3-D).
-template <class T, int BT, int M, int N, int K, tl::input_precision P>
-TL_KERNEL void dot_kernel(tl::ptr<T> a_ptr, tl::ptr<T> b_ptr, tl::ptr<float> acc_ptr, tl::ptr<float> z_ptr) {
-  auto k = tl::arange<0, K>();
-  if constexpr (BT == 1) {
-    auto m = tl::arange<0, M>()(_, None);
-    auto n = tl::arange<0, N>()(None, _);
-    auto a = tl::load(a_ptr + m * K + k(None, _));
-    auto b = tl::load(b_ptr + k(_, None) * N + n);
-    auto acc = tl::load(acc_ptr + m * N + n);
-    tl::store(z_ptr + m * N + n, tl::dot(a, b, acc, tl::precision_t<P>{}));
-  } else {
-    auto bt = tl::arange<0, BT>()(_, None, None);
-    auto m = tl::arange<0, M>()(None, _, None);
-    auto n = tl::arange<0, N>()(None, None, _);
-    auto a = tl::load(a_ptr + bt * M * K + m * K + k(None, None, _));
-    auto b = tl::load(b_ptr + bt * K * N + k(None, _, None) * N + n);
-    auto acc = tl::load(acc_ptr + bt * M * N + m * N + n);
-    tl::store(z_ptr + bt * M * N + m * N + n, tl::dot(a, b, acc, tl::precision_t<P>{}));
-  }
-}
-
-template <class T, int BT, int M, int N, int K, tl::input_precision P>
-void check_dot(double tol) {
-  std::vector<T> a(std::size_t(BT) * M * K), b(std::size_t(BT) * K * N);
-  for (auto& v : a) v = static_cast<T>(random_values(1, -1, 1)[0]);
-  for (auto& v : b) v = static_cast<T>(random_values(1, -1, 1)[0]);
-  auto acc = random_values(std::size_t(BT) * M * N);
-  auto run = [&](const tl::launch_options& o) {
-    std::vector<float> z(std::size_t(BT) * M * N, NAN);
-    tl::launch<dot_kernel<T, BT, M, N, K, P>>(tl::grid(1), o, a, b, acc, z);
-    return z;
-  };
-  require_agree(run(cpu), run(cuda), tol, tol,
-                "dot " + std::to_string(BT) + "x" + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K));
-}
-
-TEST_CASE("dot on tensor cores: fp16, bf16 and tf32 agree with the CPU's emulation", "[gpu][dot]") {
-  using enum tl::input_precision;
-  check_dot<tl::fp16, 1, 16, 16, 16, tf32>(1e-5);
-  check_dot<tl::fp16, 1, 64, 32, 64, tf32>(1e-5);
-  check_dot<tl::bf16, 1, 32, 64, 32, tf32>(1e-5);
-  check_dot<tl::fp16, 2, 32, 16, 32, tf32>(1e-5);
-  check_dot<float, 1, 32, 32, 32, tf32>(1e-5);   // both cut inputs to tf32: sums differ in order only
-  check_dot<float, 1, 64, 64, 32, tf32>(1e-5);
-  check_dot<float, 2, 16, 32, 16, tf32>(1e-5);
-}
-
-// On sm_90a these shapes take wgmma (a warpgroup per 64 rows, operands in swizzled shared
-// memory): every swizzle width (rows of 32, 64, 128 bytes and wider), B stored MN-major
-// (16-bit, N a multiple of 64) or K-major, one instruction or several along N. Elsewhere
-// they take mma.sync and check that instead.
-TEST_CASE("dot shapes of every wgmma operand layout agree with the CPU", "[gpu][dot]") {
-  using tl::input_precision::tf32;
-  check_dot<tl::fp16, 1, 64, 16, 16, tf32>(1e-5);    // 32-byte rows, one n16 instruction
-  check_dot<tl::fp16, 1, 64, 64, 32, tf32>(1e-5);    // 64-byte rows, B MN-major
-  check_dot<tl::bf16, 1, 128, 256, 64, tf32>(1e-5);  // 128-byte rows, one n256 instruction
-  check_dot<tl::fp16, 1, 64, 128, 128, tf32>(1e-5);  // two columns of swizzle atoms along K
-  check_dot<tl::bf16, 1, 64, 512, 16, tf32>(1e-5);   // two n256 instructions
-  check_dot<tl::fp16, 1, 128, 32, 64, tf32>(1e-5);   // B K-major (N not a multiple of 64)
-  check_dot<float, 1, 64, 16, 16, tf32>(1e-5);       // tf32: 64-byte rows
-  check_dot<float, 1, 128, 128, 32, tf32>(1e-5);     // tf32: 128-byte rows, two 64-row tiles per warpgroup
-}
 
 // z = dot(a * s[:, None], b): a lazy operand (evaluated straight into shared memory, its
 // broadcast vector staged), at sizes whose operands are split along K (over the dot's
@@ -169,14 +42,6 @@ TEST_CASE("dot of a lazy operand, whole or split along K, agrees with the CPU", 
   check_scaled_dot<tl::fp16, 64, 128, 256, tf32>(1e-4);  // K split four ways
   check_scaled_dot<tl::bf16, 32, 64, 32, tf32>(1e-4);
   check_scaled_dot<float, 64, 32, 32, ieee>(1e-5);       // FMA path: the operand evaluated first
-}
-
-TEST_CASE("dot without tensor cores: ieee, tf32x3 and float64 agree", "[gpu][dot]") {
-  using enum tl::input_precision;
-  check_dot<float, 1, 32, 32, 64, ieee>(1e-5);
-  check_dot<float, 2, 16, 16, 16, ieee>(1e-5);
-  check_dot<float, 1, 16, 32, 16, tf32x3>(1e-5);
-  check_dot<double, 1, 16, 16, 32, ieee>(1e-12);
 }
 
 // Where a dot's loaded operands come from (backend/cuda/dot_wgmma.hpp): whole aligned tiles

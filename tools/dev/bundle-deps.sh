@@ -4,7 +4,7 @@
 # .deps/prefix, for a GPU machine that has nvcc and CMake but cannot install packages.
 # tools/gpu-check.sh uses .deps/prefix if present.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tools/install-deps.sh
 p=.deps/prefix
 rm -rf .deps

@@ -3,11 +3,11 @@
 # builds tl-bench alone, then for each case one launch of its kernel with the sections that
 # say where the time goes (speed of light, occupancy, warp stalls, memory, the hottest
 # instructions). One report per case in TL_OUT (default: the build directory).
-#   tools/gpu-profile.sh [build-dir] CASE...      e.g. tools/gpu-profile.sh build-gpu "11 fp16" 8
+#   tools/dev/gpu-profile.sh [build-dir] CASE...      e.g. tools/dev/gpu-profile.sh build-gpu "11 fp16" 8
 # CASE is a tl-bench case id ("11 tf32") or a puzzle number; the kernel profiled is the first
 # launch whose demangled name matches TL_PROFILE_KERNEL (default: the puzzle's kernel).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=${1:-build-gpu}
 shift || true
 cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null | head -1 | tr -d .)

@@ -3,9 +3,9 @@
 # compiler output by which its cause (the tl::error check, the op, the shapes) is complete
 # and the lines of output in all, under g++ and under nvcc. Prints the Markdown table that
 # docs/11-diagnostics.md keeps.
-#   tools/diagnostics-table.sh [CXX] [NVCC]     (defaults: g++, nvcc; nvcc is skipped if absent)
+#   tools/dev/diagnostics-table.sh [CXX] [NVCC]     (defaults: g++, nvcc; nvcc is skipped if absent)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cxx=${1:-g++}
 nvcc=${2:-nvcc}
 command -v "$nvcc" > /dev/null || [ -x "$nvcc" ] || nvcc=

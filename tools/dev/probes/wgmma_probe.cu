@@ -1,8 +1,8 @@
 // Checks the shared-memory layouts and matrix descriptors tl's wgmma dot relies on:
 // one warpgroup computes a 64 x 128 product from operands stored K-major with 128/64/32-byte
 // swizzles, or B stored MN-major (16-bit types) under several descriptor readings. Prints one
-// line per case: the number of wrong elements (0 = the layout is right). On a Hopper GPU:
-//   nvcc -std=c++20 -gencode arch=compute_90a,code=sm_90a -Iinclude tools/probes/wgmma_probe.cu -o wgmma_probe
+// line per case: the number of wrong elements (0 = the layout is right). On a Hopper GPU,
+// tools/dev/probes/run.sh builds and runs it (tools/gpu-check.sh does).
 // MN-major readings 1 and 3 (leading byte offset = the stride between atoms along N) are the
 // right ones; 2 and 4 (the offsets swapped) are there to show the probe can fail.
 #include <cuda_bf16.h>
@@ -13,7 +13,7 @@
 #include <cstring>
 #include <vector>
 
-#include <tl/backend/cuda/wgmma_instructions.hpp>
+#include <tl/backend/cuda/arch/sm90_wgmma.hpp>
 
 using namespace tl::detail::cuda;
 
@@ -95,8 +95,9 @@ T from_float(float x) {
   else return x;
 }
 
+// Runs one case; returns the number of wrong elements (every one if the kernel failed).
 template <class Kind, class T, int K>
-void run_case(const char* name, int bmode) {
+int run_case(const char* name, int bmode) {
   std::vector<float> a(M * K), b(K * N), ref(M * N, 0.f), got(M * N, -1.f);
   unsigned s = 12345u + K + bmode;
   auto rnd = [&] { s = s * 1664525u + 1013904223u; return float(int((s >> 24) % 5) - 2); };
@@ -122,21 +123,29 @@ void run_case(const char* name, int bmode) {
   int bad = 0;
   for (int i = 0; i < M * N; ++i) bad += got[i] != ref[i];
   std::printf("%-34s bmode %d: %s, %d of %d wrong\n", name, bmode, cudaGetErrorString(e), bad, M * N);
+  if (e != cudaSuccess) bad = M * N;
   cudaFree(da);
   cudaFree(db);
   cudaFree(dd);
+  return bad;
 }
 
+// Exit code 0 when every layout tl relies on is right and the wrong readings are caught.
 int main() {
-  run_case<mma_f16, __half, 64>("f16 K=64 (128B swizzle)", 0);
-  run_case<mma_f16, __half, 32>("f16 K=32 (64B swizzle)", 0);
-  run_case<mma_f16, __half, 16>("f16 K=16 (32B swizzle)", 0);
-  run_case<mma_f16, __half, 128>("f16 K=128 (two atom columns)", 0);
-  run_case<mma_bf16, __nv_bfloat16, 64>("bf16 K=64", 0);
-  run_case<mma_tf32, float, 32>("tf32 K=32 (128B swizzle)", 0);
-  run_case<mma_tf32, float, 64>("tf32 K=64 (two atom columns)", 0);
-  run_case<mma_tf32, float, 16>("tf32 K=16 (64B swizzle)", 0);
-  for (int m = 1; m <= 4; ++m) run_case<mma_f16, __half, 64>("f16 K=64, B MN-major", m);
-  for (int m = 1; m <= 4; ++m) run_case<mma_f16, __half, 32>("f16 K=32, B MN-major", m);
-  return 0;
+  int layouts_wrong = 0;
+  layouts_wrong += run_case<mma_f16, __half, 64>("f16 K=64 (128B swizzle)", 0) != 0;
+  layouts_wrong += run_case<mma_f16, __half, 32>("f16 K=32 (64B swizzle)", 0) != 0;
+  layouts_wrong += run_case<mma_f16, __half, 16>("f16 K=16 (32B swizzle)", 0) != 0;
+  layouts_wrong += run_case<mma_f16, __half, 128>("f16 K=128 (two atom columns)", 0) != 0;
+  layouts_wrong += run_case<mma_bf16, __nv_bfloat16, 64>("bf16 K=64", 0) != 0;
+  layouts_wrong += run_case<mma_tf32, float, 32>("tf32 K=32 (128B swizzle)", 0) != 0;
+  layouts_wrong += run_case<mma_tf32, float, 64>("tf32 K=64 (two atom columns)", 0) != 0;
+  layouts_wrong += run_case<mma_tf32, float, 16>("tf32 K=16 (64B swizzle)", 0) != 0;
+  for (int m = 1; m <= 4; ++m) {  // readings 1 and 3 are tl's; 2 and 4 must fail
+    const bool right = m % 2 == 1;
+    layouts_wrong += (run_case<mma_f16, __half, 64>("f16 K=64, B MN-major", m) == 0) != right;
+    layouts_wrong += (run_case<mma_f16, __half, 32>("f16 K=32, B MN-major", m) == 0) != right;
+  }
+  std::printf("%s: %d case(s) not as expected\n", layouts_wrong ? "FAILED" : "PASSED", layouts_wrong);
+  return layouts_wrong ? 1 : 0;
 }
