@@ -5,8 +5,9 @@
 # backend is fixed per translation unit by TL_NUM_WARPS, so an autotuner whose configs ask
 # for several warp counts needs one translation unit per count: <file> includes the tuner's
 # header, whose TL_AUTOTUNE_UNIT(tuner) adds that unit's configs (include/tl/runtime/autotune.hpp).
-# Add the variants to an executable or a shared library, not a static library: nothing refers
-# to them by name, and a linker leaves unreferenced members of static libraries out.
+# Add the variants to an executable, a shared library or an object library (linked into
+# several programs, it compiles them once), not a static library: nothing refers to them by
+# name, and a linker leaves unreferenced members of static libraries out.
 function(tl_add_num_warps_variants target)
   cmake_parse_arguments(arg "" "SOURCE" "NUM_WARPS" ${ARGN})
   if(NOT arg_SOURCE OR NOT arg_NUM_WARPS)

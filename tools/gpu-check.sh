@@ -49,8 +49,8 @@ if [ $status -ne 0 ]; then printf '%s\n' "${summary[@]}"; exit 1; fi
 puzzles=$build/tools/tl-puzzles
 out=${TL_OUT:-$build}
 bench() {
-  step "tl-bench --check (scaled sizes)" "$build/tools/tl-bench" --check --out "$out"
-  command -v cuobjdump > /dev/null && cuobjdump --dump-resource-usage "$build/tools/tl-bench" > "$out/tl-bench-resources.txt" 2>&1
+  step "tl-bench --check (scaled sizes)" "$build/tools/bench/tl-bench" --check --out "$out"
+  command -v cuobjdump > /dev/null && cuobjdump --dump-resource-usage "$build/tools/bench/tl-bench" > "$out/tl-bench-resources.txt" 2>&1
   step "tl-guide-bench (guide's matmul sweep, autotuner against hand-picked)" "$build/examples/guide/tl-guide-bench" --out "$out"
 }
 sanitizers() {

@@ -5,8 +5,10 @@ using namespace gpu_testing;
 using tl::None;
 using tl::_;
 
-// Every reduction along Axis of a masked (B0, B1) tile, plus the whole-tile sum and max.
-template <int B0, int B1, int Axis>
+// Every reduction along Axis of a masked (B0, B1) tile, plus the whole-tile sum and max, in
+// three kernels (Which): the values, argmax, argmin. (One kernel with all of them compiles
+// many times slower: the compiler's optimizations grow faster than the kernel.)
+template <int B0, int B1, int Axis, int Which>
 TL_KERNEL void reductions_kernel(tl::ptr<float> x_ptr, tl::ptr<float> f_ptr, tl::ptr<int> i_ptr, int N0, int N1) {
   auto r = tl::arange<0, B0>();
   auto c = tl::arange<0, B1>();
@@ -15,15 +17,19 @@ TL_KERNEL void reductions_kernel(tl::ptr<float> x_ptr, tl::ptr<float> f_ptr, tl:
   constexpr int n = Axis == 0 ? B1 : B0;
   auto o = tl::arange<0, n>();
   auto xs = tl::where(m, x, 0.0f);
-  tl::store(f_ptr + o, tl::sum<Axis>(xs));
-  tl::store(f_ptr + n + o, tl::max<Axis>(x));
-  tl::store(f_ptr + 2 * n + o, tl::min<Axis>(tl::where(m, x, tl::inf)));
-  tl::store(i_ptr + o, tl::argmax<Axis>(x));
-  tl::store(i_ptr + n + o, tl::argmin<Axis>(tl::where(m, x, tl::inf)));
-  tl::store(f_ptr + 3 * n, tl::sum(xs));
-  tl::store(f_ptr + 3 * n + 1, tl::max(x));
-  auto kept = tl::sum<Axis>(xs, tl::keep_dims);  // broadcast back: a staged operand
-  tl::store(f_ptr + 3 * n + 2 + r(_, None) * B1 + c(None, _), xs - kept);
+  if constexpr (Which == 0) {
+    tl::store(f_ptr + o, tl::sum<Axis>(xs));
+    tl::store(f_ptr + n + o, tl::max<Axis>(x));
+    tl::store(f_ptr + 2 * n + o, tl::min<Axis>(tl::where(m, x, tl::inf)));
+    tl::store(f_ptr + 3 * n, tl::sum(xs));
+    tl::store(f_ptr + 3 * n + 1, tl::max(x));
+    auto kept = tl::sum<Axis>(xs, tl::keep_dims);  // broadcast back: a staged operand
+    tl::store(f_ptr + 3 * n + 2 + r(_, None) * B1 + c(None, _), xs - kept);
+  } else if constexpr (Which == 1) {
+    tl::store(i_ptr + o, tl::argmax<Axis>(x));
+  } else {
+    tl::store(i_ptr + n + o, tl::argmin<Axis>(tl::where(m, x, tl::inf)));
+  }
 }
 
 template <int B0, int B1, int Axis>
@@ -39,7 +45,9 @@ void check_reductions(bool with_ties_and_nans) {
   auto run = [&](const tl::launch_options& o) {
     std::vector<float> f(std::size_t(3 * n + 2 + B0 * B1), -7.0f);
     std::vector<int> idx(std::size_t(2 * n), -7);
-    tl::launch<reductions_kernel<B0, B1, Axis>>(tl::grid(1), o, x, f, idx, n0, n1);
+    tl::launch<reductions_kernel<B0, B1, Axis, 0>>(tl::grid(1), o, x, f, idx, n0, n1);
+    tl::launch<reductions_kernel<B0, B1, Axis, 1>>(tl::grid(1), o, x, f, idx, n0, n1);
+    tl::launch<reductions_kernel<B0, B1, Axis, 2>>(tl::grid(1), o, x, f, idx, n0, n1);
     return std::make_pair(f, idx);
   };
   const auto a = run(cpu), b = run(cuda);

@@ -36,7 +36,7 @@ for c in "$@"; do
   ncu --clock-control none --kernel-name-base demangled -k "regex:$name" -c 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section SourceCounters \
-    "$build/tools/tl-bench" --only "$c" --warmup 1 --reps 20 > "$file" 2>&1 || status=1
+    "$build/tools/bench/tl-bench" --only "$c" --warmup 1 --reps 20 > "$file" 2>&1 || status=1
   grep -E "Duration|Throughput|Registers|Achieved Occupancy|Theoretical Occupancy|Block Limit|Stall|Warp Cycles|Issued Ipc|Bank" "$file" | head -60
 done
 exit $status

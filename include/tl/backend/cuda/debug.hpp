@@ -32,7 +32,7 @@ __device__ void print_arg(const A& a) {
   if constexpr (is_expr_v<A>) {
     using S = shape_of_t<A>;
     using T = value_of_t<A>;
-    const block_t<T, S> x(a);
+    const own_block_t<A> x(a);
     T* rows = reinterpret_cast<T*>(scratch<scratch_size(smem_bytes<T>(S::size))>());
     barrier();
     write_rows(x, rows);
@@ -90,8 +90,9 @@ template <class E>
 __device__ void device_assert(const E& e, const char* message, source_location where) {
   if constexpr (TL_DEVICE_CHECKS) {
     using S = shape_of_t<E>;
-    const block_t<bool, S> ok(cast<bool, E>{{}, e});
-    using L = typename block_t<bool, S>::layout;
+    using B = own_block_t<cast<bool, E>>;
+    const B ok(cast<bool, E>{{}, e});
+    using L = typename B::layout;
     unsigned long long failing = 0;
     const int t = thread_id();
     if (!L::replicated || t == 0) {

@@ -28,33 +28,43 @@ __device__ void dot_fma(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   char* base = scratch<scratch_size(a_bytes + b_bytes)>();
   TA* A = reinterpret_cast<TA*>(base);
   TA* B = reinterpret_cast<TA*>(base + a_bytes);
-  const auto ba = eval(ea);
-  const auto bb = eval(eb);
+  const own_block_t<EA> ba(ea);
+  const own_block_t<EB> bb(eb);
   barrier();
   write_rows(ba, A);
   write_rows(bb, B);
   barrier();
   using Cmp = compute_t<AccT>;
   const int t = thread_id();
+  Cmp sum[LO::slots];
   TL_UNROLL
-  for (int s = 0; s < LO::slots; ++s) {
-    if (!LO::valid(t, s)) continue;
-    const std::int64_t f = LO::flat(t, s);
-    const int bt = int(f / (M * N)), i = int(f / N % M), j = int(f % N);
-    const TA* a_row = A + (std::int64_t(bt) * M + i) * K;
-    const TA* b_col = B + std::int64_t(bt) * K * N + j;
-    Cmp sum = accumulator<Cmp>(acc, s);
-    for (int k = 0; k < K; ++k) {
-      In x = static_cast<In>(static_cast<compute_t<TA>>(a_row[k]));
-      In y = static_cast<In>(static_cast<compute_t<TA>>(b_col[std::int64_t(k) * N]));
+  for (int s = 0; s < LO::slots; ++s) sum[s] = accumulator<Cmp>(acc, s);
+  // K outermost and kept a loop, the thread's result elements inside it: each k step is one
+  // multiply-add per element, and the kernel's code stays small (a loop over K inside the
+  // unrolled elements made ptxas' input, and the compile time, grow as M N K / threads).
+  // Each element's products are still summed in k order, as on the CPU.
+  _Pragma("unroll 1")
+  for (int k = 0; k < K; ++k) {
+    TL_UNROLL
+    for (int s = 0; s < LO::slots; ++s) {
+      if (!LO::valid(t, s)) continue;
+      // The element's coordinates as the thread's part plus a constant: each operand's
+      // address is one base register plus an immediate.
+      const auto c = LO::coords(t, s);
+      constexpr int r = Out::shape_type::rank;
+      const int bt = r == 3 ? c[0] : 0, i = c[r - 2], j = c[r - 1];
+      In x = static_cast<In>(static_cast<compute_t<TA>>(A[(std::int64_t(bt) * M + i) * K + k]));
+      In y = static_cast<In>(static_cast<compute_t<TA>>(B[(std::int64_t(bt) * K + k) * N + j]));
       if constexpr (Tf32 && std::is_same_v<In, float>) {
         x = round_to_tf32(x);
         y = round_to_tf32(y);
       }
-      sum = op::add{}(sum, static_cast<Cmp>(op::mul{}(x, y)));
+      sum[s] = op::add{}(sum[s], static_cast<Cmp>(op::mul{}(x, y)));
     }
-    out.v[s] = convert<AccT>(sum);
   }
+  TL_UNROLL
+  for (int s = 0; s < LO::slots; ++s)
+    if (LO::valid(t, s)) out.v[s] = convert<AccT>(sum[s]);
 }
 
 // out = acc + a @ b, for D = dot_shapes<...>; In is the FMA path's multiply type.

@@ -81,7 +81,7 @@ __device__ void dot_mma_sync(const EA& ea, const EB& eb, const Acc* acc, Out& ou
   // broadcasts must then sit in a scratch of another size, or be evaluated first.
   constexpr int staged = staged_bytes<EA, true>() + staged_bytes<EB, true>();
   if constexpr (staged > 0 && scratch_size(staged) == P::scratch_bytes) {
-    dot_mma_sync<D, Kind>(eval(ea), eval(eb), acc, out);
+    dot_mma_sync<D, Kind>(own_block_t<EA>(ea), own_block_t<EB>(eb), acc, out);
     return;
   }
 

@@ -103,6 +103,13 @@ struct block_storage {
   }
 };
 
+// A block that holds expression E's values in E's own register order (what the backend
+// materializes for itself: no conversion between orders on the way). A held block of the
+// standard order is a loaded block's storage.
+template <class E>
+using own_block_t = block_t<value_of_t<E>, shape_of_t<E>,
+                            evaluation_order(order_of<E>()) == order::mma ? origin::computed : origin::loaded>;
+
 // ---- the evaluator ----
 
 template <class X>

@@ -304,7 +304,7 @@ __device__ void reduce_via_shared(const E& e, Out& out) {
   constexpr int in_bytes = smem_bytes<T>(S::size);
   constexpr int bytes = in_bytes + smem_bytes<R>(n_out);
 
-  const block_t<T, S> x(e);  // the input in registers (evaluating e may stage its own operands)
+  const own_block_t<E> x(e);  // the input in registers (evaluating e may stage its own operands)
   char* base = scratch<scratch_size(bytes)>();
   T* in = reinterpret_cast<T*>(base);
   R* res = reinterpret_cast<R*>(base + in_bytes);
