@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 
 namespace gpu_testing {
 

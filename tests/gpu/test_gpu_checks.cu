@@ -1,5 +1,7 @@
 // The GPU's debug checks (this file is compiled with TL_DEVICE_CHECKS=1): invalid accesses
 // are skipped and reported like the CPU backend reports them; device_assert likewise.
+#include <tl/tl.hpp>
+
 #include "gpu_testing.hpp"
 
 #include <unistd.h>

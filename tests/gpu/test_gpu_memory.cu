@@ -1,5 +1,7 @@
 // Loads and stores on the GPU: masks, other, wide (vector) and narrow accesses, scalars,
 // device buffers, asynchronous launches, and the errors a launch refuses with.
+#include <tl/tl.hpp>
+
 #include "gpu_testing.hpp"
 
 using namespace gpu_testing;

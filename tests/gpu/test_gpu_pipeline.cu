@@ -3,6 +3,8 @@
 // dots share a loop, at edge tiles and with unchecked pointers, the results are bit for bit
 // those of the same kernel launched with num_stages = 1 (no copies ahead: the same instructions
 // on the same operands), and agree with the CPU.
+#include <tl/tl.hpp>
+
 #include "gpu_testing.hpp"
 
 using namespace gpu_testing;

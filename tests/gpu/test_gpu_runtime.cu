@@ -2,6 +2,8 @@
 // do_bench with CUDA events, the autotuner's CUDA configs, and the guide's kernels against
 // the CPU backend on random sizes.
 #include "copy.hpp"
+#include <tl/tl.hpp>
+
 #include "gpu_testing.hpp"
 #include "grey.hpp"
 #include "matmul.hpp"

@@ -1,168 +1,13 @@
-// Elementwise programs: a masked 2-D tile of a (any layout, a random mask, `other` where
-// masked off) combined with b (a full tile, a row vector b[None, :] or a column vector
-// b[:, None]) by one op, cast to the output type and stored.
-#include "difftest.hpp"
+// Elementwise programs, the first ten (the kernels: elementwise.hpp); the rest in
+// elementwise_more.cpp.
+#include "elementwise.hpp"
 
 namespace difftest {
-namespace {
-
-enum class bcast { full, row, col };
-const char* to_string(bcast b) { return b == bcast::full ? "full" : b == bcast::row ? "row" : "col"; }
-
-// The ops: the tl expression, and the reference, on doubles (floats) or on 64-bit integers
-// (wrapped to the result's width afterwards).
-struct op_add {
-  static constexpr const char* name = "x + y";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return x + y; }
-  template <class V> static V ref(V x, V y) { return x + y; }
-};
-struct op_sub {
-  static constexpr const char* name = "x - y";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return x - y; }
-  template <class V> static V ref(V x, V y) { return x - y; }
-};
-struct op_mul {
-  static constexpr const char* name = "x * y";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return x * y; }
-  template <class V> static V ref(V x, V y) { return x * y; }
-};
-struct op_div {  // integers: truncating, x / 0 = 0 (tl's definition)
-  static constexpr const char* name = "x / y";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return x / y; }
-  template <class V> static V ref(V x, V y) {
-    if constexpr (std::is_integral_v<V>) return y == 0 ? 0 : x / y;  // C++ truncates too
-    else return x / y;
-  }
-};
-struct op_maximum {
-  static constexpr const char* name = "maximum(x, y)";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return tl::maximum(x, y); }
-  template <class V> static V ref(V x, V y) { return std::max(x, y); }
-};
-struct op_minimum {
-  static constexpr const char* name = "minimum(x, y)";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return tl::minimum(x, y); }
-  template <class V> static V ref(V x, V y) { return std::min(x, y); }
-};
-struct op_where {
-  static constexpr const char* name = "where(x < y, x, y * 2)";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return tl::where(x < y, x, y * 2); }
-  template <class V> static V ref(V x, V y) { return x < y ? x : y * 2; }
-};
-struct op_exp2_add {
-  static constexpr const char* name = "exp2(x) + y";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return tl::exp2(x) + y; }
-  template <class V> static V ref(V x, V y) { return std::exp2(x) + y; }
-};
-struct op_sqrt_mul {
-  static constexpr const char* name = "sqrt(abs(x)) * y";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return tl::sqrt(tl::abs(x)) * y; }
-  template <class V> static V ref(V x, V y) { return std::sqrt(std::abs(x)) * y; }
-};
-struct op_xor {
-  static constexpr const char* name = "x ^ y";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return x ^ y; }
-  template <class V> static V ref(V x, V y) { return x ^ y; }
-};
-struct op_shl {  // x << (y & 7)
-  static constexpr const char* name = "x << (y & 7)";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return x << (y & 7); }
-  template <class V> static V ref(V x, V y) { return x * (V(1) << (y & 7)); }
-};
-struct op_fma {
-  static constexpr const char* name = "fma(x, y, x)";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return tl::fma(x, y, x); }
-  template <class V> static V ref(V x, V y) { return x * y + x; }
-};
-struct op_cast {  // y is not used: the output type is the conversion under test
-  static constexpr const char* name = "x (cast)";
-  template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y&) { return x; }
-  template <class V> static V ref(V x, V) { return x; }
-};
-
-template <class Op, class TA, class TB, class TO, int BM, int BN, bcast B>
-TL_KERNEL void elementwise_kernel(tl::ptr<const TA> a, tl::ptr<const TB> b, tl::ptr<const std::uint8_t> keep,
-                                  tl::ptr<TO> out, int m, int n, int stride_am, int stride_an, TA other) {
-  const auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
-  const auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
-  const auto in = (rm(tl::_, tl::None) < m) & (rn(tl::None, tl::_) < n);
-  const auto offs = rm(tl::_, tl::None) * n + rn(tl::None, tl::_);
-  const auto kept = tl::load(keep + offs, in, 0) != 0;
-  const auto x = tl::load(a + rm(tl::_, tl::None) * stride_am + rn(tl::None, tl::_) * stride_an, in & kept, other);
-  if constexpr (B == bcast::full) {
-    const auto y = tl::load(b + offs, in);
-    tl::store(out + offs, Op::apply(x, y).to(tl::dtype<TO>{}), in);
-  } else if constexpr (B == bcast::row) {
-    const auto y = tl::load(b + rn, rn < n);
-    tl::store(out + offs, Op::apply(x, y(tl::None, tl::_)).to(tl::dtype<TO>{}), in);
-  } else {
-    const auto y = tl::load(b + rm, rm < m);
-    tl::store(out + offs, Op::apply(x, y(tl::_, tl::None)).to(tl::dtype<TO>{}), in);
-  }
-}
-
-// One program: Op on TA and TB computed as C (the promoted type: the reference rounds or
-// wraps to it), stored as TO; inputs drawn from [lo, hi] (b: [b_lo, b_hi]).
-template <class Op, class TA, class TB, class C, class TO, int BM, int BN, bcast B>
-program elementwise(double lo, double hi, double b_lo, double b_hi, tolerance tol) {
-  struct inputs {
-    matrix_input<TA> a;
-    std::vector<TB> b;
-    std::vector<std::uint8_t> keep;
-  };
-  auto make = [=](const params& p) {
-    auto g = data_rng(p);
-    inputs in;
-    in.a = make_matrix<TA>(g, p.m, p.n, p.lay, lo, hi);
-    const std::size_t b_size = B == bcast::full ? std::size_t(p.m) * p.n : B == bcast::row ? p.n : p.m;
-    in.b = random_values<TB>(g, b_size, b_lo, b_hi);
-    in.keep = make_keep(g, p.m, p.n, p.keep);
-    return in;
-  };
-  program pr;
-  pr.name = std::string(Op::name) + " " + type_name<TA>() + "," + type_name<TB>() + "->" + type_name<TO>() + " " +
-            std::to_string(BM) + "x" + std::to_string(BN) + " b:" + to_string(B);
-  pr.family = "elementwise";
-  pr.bm = BM;
-  pr.bn = BN;
-  pr.tol = tol;
-  pr.run = [=](const params& p, tl::backend on) {
-    const inputs in = make(p);
-    std::vector<TO> out(std::size_t(p.m) * p.n, poison<TO>());
-    outcome o;
-    o.report = tl::launch<elementwise_kernel<Op, TA, TB, TO, BM, BN, B>>(
-        tl::grid(tl::cdiv(p.m, BM), tl::cdiv(p.n, BN)), options_for(on), tl::ptr<const TA>(in.a.storage, "a"),
-        tl::ptr<const TB>(in.b, "b"), tl::ptr<const std::uint8_t>(in.keep, "keep"), tl::ptr<TO>(out, "out"), p.m, p.n,
-        in.a.stride_m, in.a.stride_n, from_double<TA>(p.other));
-    o.out = as_doubles(out);
-    return o;
-  };
-  pr.reference = [=](const params& p) {
-    const inputs in = make(p);
-    const double other = to_double(from_double<TA>(p.other));
-    std::vector<double> want(std::size_t(p.m) * p.n);
-    for (int i = 0; i < p.m; ++i)
-      for (int j = 0; j < p.n; ++j) {
-        const std::size_t e = std::size_t(i) * p.n + j;
-        const double x = in.keep[e] ? in.a.at(i, j) : other;
-        const double y = to_double(in.b[B == bcast::full ? e : B == bcast::row ? std::size_t(j) : std::size_t(i)]);
-        if constexpr (is_float<C>)
-          want[e] = round_as<TO>(round_as<C>(Op::ref(x, y)));
-        else
-          want[e] = round_as<TO>(double(wrap_as<C>(Op::ref(std::int64_t(x), std::int64_t(y)))));
-      }
-    return want;
-  };
-  return pr;
-}
-
-}  // namespace
 
 void add_elementwise_programs(std::vector<program>& ps) {
   using tl::bf16;
   using tl::fp16;
   using i32 = std::int32_t;
-  using i8 = std::int8_t;
   const tolerance f32{1e-6, 1e-5}, half{1e-3, 2e-3}, brain{1e-2, 1.6e-2}, exact{0, 0};
   const double big = 2147483647.0;
   ps.push_back(elementwise<op_add, float, float, float, float, 32, 32, bcast::full>(-4, 4, -4, 4, f32));
@@ -175,16 +20,7 @@ void add_elementwise_programs(std::vector<program>& ps) {
   ps.push_back(elementwise<op_where, fp16, fp16, fp16, fp16, 64, 64, bcast::full>(-4, 4, -4, 4, exact));
   ps.push_back(elementwise<op_exp2_add, float, float, float, float, 128, 8, bcast::full>(-8, 8, -4, 4, f32));
   ps.push_back(elementwise<op_sqrt_mul, float, float, float, float, 64, 32, bcast::row>(-9, 9, -4, 4, f32));
-  ps.push_back(elementwise<op_xor, i32, i32, i32, i32, 32, 32, bcast::full>(-big, big, -big, big, exact));
-  ps.push_back(elementwise<op_shl, i32, i32, i32, i32, 16, 32, bcast::row>(-big, big, 0, 100, exact));
-  ps.push_back(elementwise<op_add, i8, i8, i8, i8, 32, 32, bcast::full>(-128, 127, -128, 127, exact));
-  ps.push_back(elementwise<op_mul, i32, i32, i32, i32, 64, 8, bcast::col>(-big, big, -big, big, exact));
-  ps.push_back(elementwise<op_div, i32, i32, i32, i32, 16, 16, bcast::full>(-1000, 1000, -9, 9, exact));
-  ps.push_back(elementwise<op_fma, float, float, float, float, 32, 16, bcast::full>(-4, 4, -4, 4, f32));
-  ps.push_back(elementwise<op_cast, float, float, float, fp16, 32, 64, bcast::full>(-70000, 70000, 0, 1, exact));
-  ps.push_back(elementwise<op_cast, float, float, float, i32, 16, 32, bcast::full>(-1000, 1000, 0, 1, exact));
-  ps.push_back(elementwise<op_cast, i32, i32, i32, float, 32, 16, bcast::full>(-big, big, 0, 1, exact));
-  ps.push_back(elementwise<op_cast, float, float, float, bf16, 16, 16, bcast::full>(-1e30, 1e30, 0, 1, exact));
+  add_more_elementwise_programs(ps);
 }
 
 }  // namespace difftest

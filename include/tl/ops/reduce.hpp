@@ -53,36 +53,24 @@ struct arg_extreme_reducer {
     else return IsMax ? std::numeric_limits<acc<T>>::lowest() : std::numeric_limits<acc<T>>::max();
   }
   // Ties keep the first index (Triton's tie_break_left); NaN never replaces a value (fmax).
+  // (Selects, not branches: the same answer, and a reduction's unrolled steps stay one block
+  // of straight-line code, which the GPU's compiler optimizes much faster.)
   template <class T>
   TL_INLINE static void step(acc<T>& a, int& idx, const T& v, int k) {
     const acc<T> x = convert<acc<T>>(v);
-    if (idx < 0) {
-      a = x;
-      idx = k;
-      return;
-    }
-    if (!(x == x)) return;
-    if (!(a == a) || (IsMax ? (x > a) : (x < a))) {
-      a = x;
-      idx = k;
-    }
+    const bool take = idx < 0 || (x == x && (!(a == a) || (IsMax ? (x > a) : (x < a))));
+    a = take ? x : a;
+    idx = take ? k : idx;
   }
   // Joins two partial results (idx < 0: empty) so that the answer is the sequential one:
   // NaN only if everything was NaN, ties to the lower index.
   template <class T>
   TL_INLINE static void combine(acc<T>& a, int& ia, const acc<T>& b, int ib) {
-    if (ib < 0) return;
     const bool a_nan = !(a == a), b_nan = !(b == b);
-    bool take;
-    if (ia < 0) take = true;
-    else if (a_nan && b_nan) take = ib < ia;
-    else if (b_nan) take = false;
-    else if (a_nan) take = true;
-    else take = (IsMax ? (b > a) : (b < a)) || (b == a && ib < ia);
-    if (take) {
-      a = b;
-      ia = ib;
-    }
+    const bool better = IsMax ? (b > a) : (b < a);
+    const bool take = ib >= 0 && (ia < 0 || (a_nan ? (!b_nan || ib < ia) : (!b_nan && (better || (b == a && ib < ia)))));
+    a = take ? b : a;
+    ia = take ? ib : ia;
   }
   template <class T> TL_INLINE static result<T> finish(const acc<T>&, int idx) { return idx; }
 };
