@@ -1,5 +1,5 @@
-// The 12 puzzles: at the sizes of PUZZLES.md, at random sizes and block configurations,
-// and deliberately wrong kernels whose invalid accesses the CPU backend must report.
+// The 12 puzzles: at their puzzle sizes (each pNN_*.cpp, docs/puzzles/), at random sizes and
+// block configurations, and deliberately wrong kernels whose invalid accesses the CPU backend must report.
 #include "testing.hpp"
 
 #include "harness.hpp"

@@ -236,9 +236,68 @@ TEST_CASE("do_bench: the median of timed calls, quantiles in order, options chec
   const auto mean = tl::do_bench([] {}, {.rep_ms = 1, .mode = tl::return_mode::mean});
   CHECK(mean.ms == mean.mean);
   CHECK_THROWS_WITH(tl::do_bench([] {}, {.quantiles = {1.5}}), Catch::Contains("quantile 1.5"));
+  CHECK_THROWS_WITH(tl::do_bench([] {}, {.cooldown_ms = -1}), Catch::Contains("cooldown_ms must be >= 0"));
   CHECK(tl::quantile_of_sorted({1, 2, 3, 4}, 0.5) == 2.5);
   CHECK(tl::tflops(2e12, 1000) == 2.0);
   CHECK(tl::gbps(1e9, 1000) == 1.0);
+}
+
+TEST_CASE("do_bench: cooldown_ms idles before the first call and is not in the times") {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  double first_call_ms = -1;
+  const auto r = tl::do_bench(
+      [&] {
+        if (first_call_ms < 0) first_call_ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+      },
+      {.warmup_ms = 0, .rep_ms = 1, .cooldown_ms = 60});
+  CHECK(first_call_ms >= 60.0);
+  CHECK(r.max < 30.0);  // no timed call includes the pause
+  const auto start_plain = clock::now();
+  double plain_first_ms = -1;
+  (void)tl::do_bench(
+      [&] {
+        if (plain_first_ms < 0)
+          plain_first_ms = std::chrono::duration<double, std::milli>(clock::now() - start_plain).count();
+      },
+      {.warmup_ms = 0, .rep_ms = 1});
+  CHECK(plain_first_ms < 30.0);
+}
+
+TEST_CASE("perf_report: cases named by x_labels, drawn as grouped bars") {
+  const auto dir = std::filesystem::temp_directory_path() / "tl-perf-report-bars-test";
+  std::filesystem::remove_all(dir);
+  tl::benchmark spec{.x_name = "puzzle", .x_vals = {0, 1, 2}, .line_vals = {"tl", "ceiling"}, .ylabel = "ratio",
+                     .plot_name = "bars", .x_labels = {"2", "11 fp16", "12 <tf32>"}, .bars = true};
+  const auto table = tl::perf_report(spec, [&](double x, const std::string& p) {
+    if (p == "ceiling" && x == 1) return tl::no_measurement();
+    return tl::measurement{x + 1 + (p == "ceiling"), x + 0.5, x + 1.5};
+  }).run({.print_data = false, .save_path = dir.string()});
+  CHECK(table.str() == "bars:\n   puzzle  tl  ceiling\n        2   1        2\n  11 fp16   2        -\n12 <tf32>   3        4\n");
+  std::ifstream csv(dir / "bars.csv");
+  std::string header, row;
+  std::getline(csv, header);
+  std::getline(csv, row);
+  CHECK(header == "puzzle,tl,tl min,tl max,ceiling,ceiling min,ceiling max");
+  CHECK(row == "2,1,0.5,1.5,2,0.5,1.5");
+  std::ifstream svg_file(dir / "bars.svg");
+  std::stringstream svg;
+  svg << svg_file.rdbuf();
+  const std::string s = svg.str();
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("<polyline") == 0);  // bars, not lines
+  // 5 bars (the gap has none), 2 legend swatches, the background and the plot's frame
+  CHECK(count("<rect") == 5 + 2 + 2);
+  CHECK(s.find(">11 fp16</text>") != std::string::npos);     // the labels are the ticks
+  CHECK(s.find(">12 &lt;tf32&gt;</text>") != std::string::npos);  // escaped
+  std::filesystem::remove_all(dir);
+  spec.x_labels = {"one"};
+  CHECK_THROWS_WITH(tl::perf_report(spec, [](double, const std::string&) { return tl::measurement{}; }).run(),
+                    Catch::Contains("1 x_labels for 3"));
 }
 
 TEST_CASE("perf_report: a table, a CSV and an SVG line plot of the providers") {

@@ -1,7 +1,7 @@
 // cause: assigned_shape_differs; tl::shape<4>; tl::shape<4, 1>
 // expect: another shape than the block
 // A loop-carried accumulator keeps its shape: a keep_dims sum does not fit it.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   auto acc = tl::zeros<4>(tl::float32);
   auto x = tl::zeros<4, 8>(tl::float32);

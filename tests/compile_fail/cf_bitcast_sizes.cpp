@@ -1,7 +1,7 @@
 // cause: bitcast_needs_equal_sizes; (tl::fp16|short|int16); float
 // expect: reinterprets bits, so both element types must have the same size
 // Reinterpreting float32 bits as float16.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   auto x = tl::zeros<8>(tl::float32);
 #ifdef TL_COMPILE_FAIL

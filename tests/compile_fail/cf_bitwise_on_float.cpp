@@ -1,6 +1,6 @@
 // cause: op_needs_integer_operands; tl::op::shr; (<tl::op::shr, float|Type=float)
 // expect: need integer or boolean blocks
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   auto x = tl::zeros<4>(tl::float32);
 #ifdef TL_COMPILE_FAIL

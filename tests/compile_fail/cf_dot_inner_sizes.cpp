@@ -1,6 +1,6 @@
 // cause: dot_inner_sizes_differ; tl::shape<16, 32>; tl::shape<16, 16>
 // expect: the inner sizes differ
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   auto a = tl::zeros<16, 32>(tl::float16);
 #ifdef TL_COMPILE_FAIL

@@ -1,6 +1,6 @@
 // cause: dot_operand_types_differ; tl::fp16; float
 // expect: both operands must have the same element type
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   auto a = tl::zeros<16, 16>(tl::float16);
 #ifdef TL_COMPILE_FAIL

@@ -1,7 +1,7 @@
 // cause: indexing_needs_one_colon_per_axis; arange_expr<0, 8>
 // expect: takes tl::_ for each axis of x
 // Two colons on a 1-D block (x[:, :] in Triton fails the same way).
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   auto x = tl::arange<0, 8>();
 #ifdef TL_COMPILE_FAIL

@@ -1,7 +1,7 @@
 // cause: kernel_parameter_cannot_be_passed; sum_into; (, 0,|Index=0); std::vector<float
 // expect: a kernel parameter a program cannot receive
 // A kernel taking a std::vector: the GPU receives arguments as bytes, so it takes a tl::ptr.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 #include <vector>
 #ifdef TL_COMPILE_FAIL
 void sum_into(std::vector<float> x, tl::ptr<float> z) {

@@ -1,7 +1,7 @@
 // cause: kernel_parameter_cannot_be_passed; count_programs; (, 0,|Index=0); int ?&
 // expect: a kernel parameter a program cannot receive
 // A non-const reference parameter: each program's writes to it would be lost.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 #include <vector>
 #ifdef TL_COMPILE_FAIL
 void count_programs(int& count) { ++count; }

@@ -1,7 +1,7 @@
 // cause: kernel_must_return_void; float ?\(\*\)\(tl::ptr<const float>\)
 // expect: a kernel is a function returning void
 // A kernel that returns its result instead of storing it.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 #include <vector>
 #ifdef TL_COMPILE_FAIL
 float first(tl::ptr<const float> x) { return tl::load(x); }

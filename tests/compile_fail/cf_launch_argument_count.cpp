@@ -1,7 +1,7 @@
 // cause: launch_argument_count_differs; add_one; (, 2, 1,|Parameters=2, Arguments=1)
 // expect: the number of arguments differs from the kernel's parameters
 // The size argument forgotten at the launch.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 #include <vector>
 void add_one(tl::ptr<float> x, int n) {
   auto offs = tl::arange<0, 64>();

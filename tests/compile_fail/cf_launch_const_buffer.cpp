@@ -1,7 +1,7 @@
 // cause: launch_argument_does_not_convert_to_parameter; double_it; (<double_it<128>, 0,|Index=0); const std::vector<float; tl::ptr<float>
 // expect: an argument does not convert to the kernel's parameter
 // A const vector passed where the kernel takes a tl::ptr<float> it may store through.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 #include <vector>
 template <int B>
 #ifdef TL_COMPILE_FAIL

@@ -1,7 +1,7 @@
 // cause: load_store_needs_pointer_block; (<int, false>|Type=int)
 // expect: the first argument must be a pointer or a block of pointers
 // Loading from the offsets instead of from x + offsets.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   float data[8] = {};
   tl::ptr<float> x(data, 8);

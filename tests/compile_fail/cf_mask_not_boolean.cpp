@@ -1,7 +1,7 @@
 // cause: mask_must_be_boolean; (<int, false>|Type=int)
 // expect: the mask must be a boolean block
 // The offsets passed as the mask: a mask is a comparison such as offs < n.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   float data[8] = {};
   tl::ptr<float> p(data, 8);

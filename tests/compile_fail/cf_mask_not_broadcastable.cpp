@@ -1,6 +1,6 @@
 // cause: mask_or_value_not_broadcastable_to_pointers; tl::op::load; tl::shape<8>; tl::shape<4>
 // expect: must broadcast to the shape of the pointer block
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   float data[4] = {};
   tl::ptr<float> p(data, 4);

@@ -1,6 +1,6 @@
 // cause: math_needs_floating_point; tl::op::exp2; (exp2, int,|Type=int)
 // expect: needs a floating-point block
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
 #ifdef TL_COMPILE_FAIL
   auto e = tl::exp2(tl::arange<0, 8>());

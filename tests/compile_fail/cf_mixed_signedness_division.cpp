@@ -1,7 +1,7 @@
 // cause: integer_division_with_mixed_signedness; tl::op::div; (int, unsigned int|A=int32_t, B=uint32_t)
 // expect: between signed and unsigned integer blocks are ambiguous
 // Dividing an int32 block by a uint32 block.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   auto a = tl::arange<0, 8>();
 #ifdef TL_COMPILE_FAIL

@@ -1,6 +1,6 @@
 // cause: permutation_invalid; (0, 0, 1|integer_sequence<int, 0, 0, 1>)
 // expect: the axes must be a permutation of 0 .. rank-1
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   auto x = tl::zeros<2, 4, 8>(tl::float32);
 #ifdef TL_COMPILE_FAIL

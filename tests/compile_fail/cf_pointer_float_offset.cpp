@@ -1,7 +1,7 @@
 // cause: pointer_arithmetic_needs_integer_offsets; tl::op::add; (add, float,|Type=float)
 // expect: only \+ and - with integer offsets
 // A float offset block on a pointer: offsets must be integers.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   float data[8] = {};
   tl::ptr<float> p(data, 8);

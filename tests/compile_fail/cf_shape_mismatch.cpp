@@ -1,7 +1,7 @@
 // cause: operands_have_incompatible_shapes; tl::op::add; tl::shape<4>; tl::shape<8>
 // expect: cannot be broadcast together
 // Adding a 4-block to an 8-block: the message names the op and both shapes.
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   auto a = tl::arange<0, 4>();
   auto b = tl::arange<0, 8>();

@@ -1,6 +1,6 @@
 // cause: store_through_pointer_to_const; const float
 // expect: points to const elements
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   float data[4] = {};
 #ifdef TL_COMPILE_FAIL

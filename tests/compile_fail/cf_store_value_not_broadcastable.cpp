@@ -1,7 +1,7 @@
 // cause: mask_or_value_not_broadcastable_to_pointers; tl::op::store; tl::shape<4, 8>; tl::shape<8, 4>
 // expect: must broadcast to the shape of the pointer block
 // Storing a 4 x 8 tile through an 8 x 4 block of pointers (the tile was meant transposed).
-#include <tl/tl.hpp>
+#include <tl/kernel.hpp>
 int main() {
   float data[32] = {};
   tl::ptr<float> p(data, 32);

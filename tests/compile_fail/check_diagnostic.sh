@@ -4,7 +4,7 @@
 # that the first 5 lines hold every ";"-separated regular expression of its "// cause:" line
 # (the check's tl::error name, the op, the shapes or types; g++ prints tl::shape<4, 8> in the
 # type's name, nvcc "ShapeA=tl::shape<4, 8>" after it, so a value may need two spellings). Prints the line that completes the cause and
-# the lines of output, the numbers docs/11-diagnostics.md keeps.
+# the lines of output, the numbers docs/11-reliability.md keeps.
 #   check_diagnostic.sh CASE COMPILER [FLAGS...]      (nvcc: give -x cu among the flags)
 set -uo pipefail
 case_file=$1; shift

@@ -2,7 +2,7 @@
 # The compile-fail catalogue measured: for each tests/compile_fail/cf_*.cpp, the line of
 # compiler output by which its cause (the tl::error check, the op, the shapes) is complete
 # and the lines of output in all, under g++ and under nvcc. Prints the Markdown table that
-# docs/11-diagnostics.md keeps.
+# docs/11-reliability.md keeps.
 #   tools/dev/diagnostics-table.sh [CXX] [NVCC]     (defaults: g++, nvcc; nvcc is skipped if absent)
 set -uo pipefail
 cd "$(dirname "$0")/../.."

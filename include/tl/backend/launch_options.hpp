@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/diagnostics.hpp"
 #include "../core/ptr.hpp"
 #include "../core/report.hpp"
 #include "cpu/trace.hpp"

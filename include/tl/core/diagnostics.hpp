@@ -3,7 +3,7 @@
 // A check is a template named after the mistake, instantiated in the user-facing op, so
 // g++'s first lines read "In instantiation of tl::error::<mistake><tl::op..., shapes>" and
 // nvcc's read the message written here, then the same type "[with Op=..., ShapeA=...]": the
-// cause is within the first 5 lines of either (docs/11-diagnostics.md has the counts, and
+// cause is within the first 5 lines of either (docs/11-reliability.md has the counts, and
 // tests/compile_fail checks each one). Messages do not say "above" or "below": the two
 // compilers print the template arguments on different sides of them.
 #pragma once

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "../backend/launch.hpp"
+#include "../core/dtype.hpp"
 #include "../bench/do_bench.hpp"
 
 namespace tl {

@@ -2,10 +2,10 @@
 # Compile time of a fixed set of kernel translation units, each alone, under g++ (-O2, the CPU
 # backend) and nvcc (-O2, sm_90a: both backends, the wgmma dot), with the peak memory of the
 # compiler. The table goes in docs/performance.md.
-#   tools/dev/compile-time.sh [runs]      (the minimum of `runs` compiles each, default 3)
-#   TL_NVCC_ARCH=sm_80 tools/dev/compile-time.sh
+#   tools/compile-time.sh [runs]      (the minimum of `runs` compiles each, default 3)
+#   TL_NVCC_ARCH=sm_80 tools/compile-time.sh
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 runs=${1:-3}
 arch=${TL_NVCC_ARCH:-sm_90a}
 if ! command -v nvcc > /dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH="/usr/local/cuda/bin:$PATH"; fi
