@@ -1,7 +1,7 @@
 // tl/backend/cpu/host_threads.hpp: what the CPU backend needs from the host to run programs in
 // parallel: threads, a mutex, atomic integers and a clock, on POSIX threads and the compiler's
 // atomic builtins. (The standard library's <thread>, <mutex>, <atomic> and <chrono> would do
-// the same and add some 60,000 lines to every kernel's translation unit.)
+// the same, and would be parsed by every kernel's translation unit: docs/performance.md.)
 #pragma once
 
 #include <pthread.h>
