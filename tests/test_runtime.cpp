@@ -264,6 +264,25 @@ TEST_CASE("do_bench: cooldown_ms idles before the first call and is not in the t
   CHECK(plain_first_ms < 30.0);
 }
 
+// The lines of a file, and a file's text, for the perf_report tests.
+static std::vector<std::string> file_lines(const std::filesystem::path& path, std::size_t n) {
+  std::ifstream in(path);
+  std::vector<std::string> lines(n);
+  for (auto& line : lines) std::getline(in, line);
+  return lines;
+}
+static std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+static std::size_t occurrences(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
 TEST_CASE("perf_report: cases named by x_labels, drawn as grouped bars") {
   const auto dir = std::filesystem::temp_directory_path() / "tl-perf-report-bars-test";
   std::filesystem::remove_all(dir);
@@ -274,24 +293,13 @@ TEST_CASE("perf_report: cases named by x_labels, drawn as grouped bars") {
     return tl::measurement{x + 1 + (p == "ceiling"), x + 0.5, x + 1.5};
   }).run({.print_data = false, .save_path = dir.string()});
   CHECK(table.str() == "bars:\n   puzzle  tl  ceiling\n        2   1        2\n  11 fp16   2        -\n12 <tf32>   3        4\n");
-  std::ifstream csv(dir / "bars.csv");
-  std::string header, row;
-  std::getline(csv, header);
-  std::getline(csv, row);
-  CHECK(header == "puzzle,tl,tl min,tl max,ceiling,ceiling min,ceiling max");
-  CHECK(row == "2,1,0.5,1.5,2,0.5,1.5");
-  std::ifstream svg_file(dir / "bars.svg");
-  std::stringstream svg;
-  svg << svg_file.rdbuf();
-  const std::string s = svg.str();
-  auto count = [&](const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
-    return n;
-  };
-  CHECK(count("<polyline") == 0);  // bars, not lines
+  const auto csv = file_lines(dir / "bars.csv", 2);
+  CHECK(csv[0] == "puzzle,tl,tl min,tl max,ceiling,ceiling min,ceiling max");
+  CHECK(csv[1] == "2,1,0.5,1.5,2,0.5,1.5");
+  const std::string s = file_text(dir / "bars.svg");
+  CHECK(occurrences(s, "<polyline") == 0);  // bars, not lines
   // 5 bars (the gap has none), 2 legend swatches, the background and the plot's frame
-  CHECK(count("<rect") == 5 + 2 + 2);
+  CHECK(occurrences(s, "<rect") == 5 + 2 + 2);
   CHECK(s.find(">11 fp16</text>") != std::string::npos);     // the labels are the ticks
   CHECK(s.find(">12 &lt;tf32&gt;</text>") != std::string::npos);  // escaped
   std::filesystem::remove_all(dir);
@@ -314,23 +322,15 @@ TEST_CASE("perf_report: a table, a CSV and an SVG line plot of the providers") {
   }).run({.print_data = false, .save_path = dir.string()});
   CHECK(calls == 6);
   CHECK(table.str() == "demo:\nsize  Alpha  Beta\n  32      1     2\n  64      2     -\n 128      4     5\n");
-  std::ifstream csv(dir / "demo.csv");
-  std::string header, row;
-  std::getline(csv, header);
-  std::getline(csv, row);
-  CHECK(header == "size,Alpha,Alpha min,Alpha max,Beta,Beta min,Beta max");
-  CHECK(row == "32,1,0.5,1.5,2,0.5,1.5");
-  std::ifstream svg_file(dir / "demo.svg");
-  std::stringstream svg;
-  svg << svg_file.rdbuf();
-  const std::string s = svg.str();
+  const auto csv = file_lines(dir / "demo.csv", 2);
+  CHECK(csv[0] == "size,Alpha,Alpha min,Alpha max,Beta,Beta min,Beta max");
+  CHECK(csv[1] == "32,1,0.5,1.5,2,0.5,1.5");
+  const std::string s = file_text(dir / "demo.svg");
   CHECK(s.rfind("<svg", 0) == 0);
   CHECK(s.find("</svg>") != std::string::npos);
   CHECK(s.find(">Alpha</text>") != std::string::npos);
   CHECK(s.find("stroke-dasharray") != std::string::npos);  // Beta dashed
-  std::size_t polylines = 0;
-  for (std::size_t at = s.find("<polyline"); at != std::string::npos; at = s.find("<polyline", at + 1)) ++polylines;
-  CHECK(polylines == 3);  // Alpha whole, Beta in two pieces around its gap
+  CHECK(occurrences(s, "<polyline") == 3);  // Alpha whole, Beta in two pieces around its gap
   std::filesystem::remove_all(dir);
   CHECK_THROWS_WITH(tl::perf_report(tl::benchmark{}, [](double, const std::string&) { return tl::measurement{}; }).run(),
                     Catch::Contains("no line_vals"));
