@@ -5,9 +5,10 @@ set -euo pipefail
 
 packages=(g++ cmake ninja-build catch2 libeigen3-dev libcli11-dev libpng-dev)
 # --tests: also what the test suite needs beyond the build: headless Chromium and zlib for the
-# access picture's screenshot test, gdb for the breakpoint test.
+# access picture's screenshot test, gdb for the breakpoint test, python3 for the check that the
+# generated wgmma header is up to date.
 if [ "${1:-}" = --tests ]; then
-  packages+=(chromium zlib1g-dev gdb)
+  packages+=(chromium zlib1g-dev gdb python3)
 fi
 missing=()
 for p in "${packages[@]}"; do

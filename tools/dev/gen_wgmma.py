@@ -6,9 +6,11 @@ shared memory).
 
 An asm statement's operand list cannot be built by templates, and the N = 256 form takes 128
 accumulator registers, so the wrappers are generated. Run from the repository root:
-    python3 tools/dev/gen_wgmma.py
+    python3 tools/dev/gen_wgmma.py            writes the header
+    python3 tools/dev/gen_wgmma.py --check    exits 1 if the header is not what this script writes
 """
 import pathlib
+import sys
 
 KINDS = [  # (tag, ptx types, k, takes transpose immediates)
     ("mma_f16", "f32.f16.f16", 16, True),
@@ -73,7 +75,14 @@ def main():
             out.append(wrapper(tag, types, k, trans, n))
     out += ["#endif", "", "}  // namespace tl::detail::cuda", ""]
     path = pathlib.Path(__file__).resolve().parent.parent.parent / "include/tl/backend/cuda/arch/sm90_wgmma.hpp"
-    path.write_text("\n".join(out))
+    text = "\n".join(out)
+    if "--check" in sys.argv[1:]:
+        if path.read_text() != text:
+            print(f"{path} differs from what tools/dev/gen_wgmma.py writes: run it, or change the script")
+            sys.exit(1)
+        print(f"{path.name} is what tools/dev/gen_wgmma.py writes")
+        return
+    path.write_text(text)
 
 
 if __name__ == "__main__":
