@@ -65,6 +65,44 @@ TEST_CASE("pointer blocks broadcast like any block", "[memory]") {
   REQUIRE(m[1] == 100);
 }
 
+TEST_CASE("a block of pointers is a value a loop advances, as in Triton", "[memory]") {
+  std::vector<int> m(6 * 8);
+  for (int i = 0; i < 48; ++i) m[i] = i;
+  ptr<int> p(m, "m");
+  auto rows = arange<0, 2>();
+  auto cols = arange<0, 4>();
+  auto ptrs = p + (rows(_, None) * 8 + cols(None, _));  // (2, 4): rows 0 and 1, columns 0 .. 3
+  auto first = ptrs;
+  for (int step = 0; step < 3; ++step) {  // rows 2 step .. 2 step + 1
+    const auto v = values(load(ptrs));
+    for (int r = 0; r < 2; ++r)
+      for (int c = 0; c < 4; ++c) REQUIRE(v[std::size_t(r * 4 + c)] == (2 * step + r) * 8 + c);
+    ptrs += 2 * 8;
+  }
+  ptrs -= 6 * 8 - 4;  // back to row 0, columns 4 .. 7
+  REQUIRE(values(load(ptrs))[0] == 4);
+  REQUIRE(values(load(first))[5] == 9);  // a copy keeps its own base
+  // Nested pointer arithmetic moves the pointer at the bottom; the type does not change.
+  auto nested = (p + 8) + cols;
+  nested += 1;
+  static_assert(std::is_same_v<decltype(nested), decltype((p + 8) + cols)>);
+  REQUIRE(values(load(nested))[3] == 12);
+  // An advance past the buffer is an invalid access when loaded, like any other.
+  ptrs += 6 * 8;
+  REQUIRE_THROWS_AS(load(ptrs), launch_error);
+}
+
+TEST_CASE("offsets that wrap with % (Triton's tutorials' rows) load what they name", "[memory]") {
+  std::vector<float> x(10);
+  for (int i = 0; i < 10; ++i) x[i] = float(i);
+  ptr<float> p(x, "x");
+  for (int pid = 0; pid < 3; ++pid) {
+    auto offs = (pid * 4 + arange<0, 4>()) % 10;
+    const auto v = values(load(p + offs));
+    for (int i = 0; i < 4; ++i) REQUIRE(v[std::size_t(i)] == double((pid * 4 + i) % 10));
+  }
+}
+
 TEST_CASE("ptr from std::vector, std::array, std::span and raw pointers", "[memory]") {
   std::array<double, 4> arr{1, 2, 3, 4};
   std::vector<double> vec{5, 6};

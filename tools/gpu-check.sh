@@ -58,6 +58,8 @@ sanitizers() {
   for tool in memcheck racecheck initcheck synccheck; do
     step "compute-sanitizer $tool, 12 puzzles" compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$puzzles" check all --backend cuda
+    step "compute-sanitizer $tool, tutorials" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$build/tools/tl-tutorials" check all --backend cuda
     step "compute-sanitizer $tool, guide examples" compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$build/examples/guide/tl-guide" all --backend cuda --size 128 -o "$out/chelsea-grey-sanitized.png"
     step "compute-sanitizer $tool, differential cases (2 per program)" compute-sanitizer --tool "$tool" \
@@ -74,6 +76,7 @@ if [ "${TL_SANITIZERS:-1}" = only ]; then
 fi
 step "puzzles on the GPU (puzzle sizes)" "$puzzles" check all --backend cuda
 step "puzzles on the GPU (+8 random sizes each)" "$puzzles" check all --backend cuda --random 8 --seed 7
+step "tutorials on the GPU (+8 random sizes each)" "$build/tools/tl-tutorials" check all --backend cuda --random 8 --seed 7
 step "guide examples on the GPU" "$build/examples/guide/tl-guide" all --backend cuda -o "$out/chelsea-grey.png"
 step "GPU tests" "$build/tests/gpu/tl_gpu_tests" --order rand --rng-seed 11
 step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)"

@@ -30,7 +30,7 @@ bool element_ok(const outcome& o, std::size_t i) {
 
 std::string result_line(const puzzle& p, const request& r, const outcome& o) {
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%s  puzzle %-8s %-38s %-26s %-26s", o.passed() ? "PASS" : "FAIL", p.id.c_str(),
+  std::snprintf(buf, sizeof buf, "%s  %s %-8s %-38s %-26s %-26s", o.passed() ? "PASS" : "FAIL", p.noun.c_str(), p.id.c_str(),
                 p.title.c_str(), p.sizes_text(r.n).c_str(), p.constexprs_text(r.c).c_str());
   std::string line = buf;
   if (!o.ran) return line + " did not run: " + o.error;

@@ -39,12 +39,13 @@ std::string cuda_unavailable() {
 #endif
 }
 
-std::vector<const puzzle*> find(const std::string& id) {
+std::vector<const puzzle*> find(const std::vector<puzzle>& in, const std::string& id) {
   std::vector<const puzzle*> out;
-  for (const auto& p : all())
+  for (const auto& p : in)
     if (p.id == id || std::to_string(p.number) == id) out.push_back(&p);
   return out;
 }
+std::vector<const puzzle*> find(const std::string& id) { return find(all(), id); }
 
 static int size_value(const sizes& n, const std::string& name) {
   if (name == "N0") return n.N0;
@@ -80,13 +81,15 @@ constexprs constexprs_from(std::span<const char* const> names, const int* v, std
 
 std::string puzzle::sizes_text(const sizes& n) const {
   std::ostringstream o;
-  for (const auto& s : size_names) o << (o.tellp() ? " " : "") << s << '=' << size_value(n, s);
+  for (std::size_t i = 0; i < size_names.size(); ++i)
+    o << (o.tellp() ? " " : "") << size_label(i) << '=' << size_value(n, size_names[i]);
   return o.str();
 }
 
 std::string puzzle::constexprs_text(const constexprs& c) const {
   std::ostringstream o;
-  for (const auto& s : constexpr_names) o << (o.tellp() ? " " : "") << s << '=' << constexpr_value(c, s);
+  for (std::size_t i = 0; i < constexpr_names.size(); ++i)
+    o << (o.tellp() ? " " : "") << constexpr_label(i) << '=' << constexpr_value(c, constexpr_names[i]);
   return o.str();
 }
 

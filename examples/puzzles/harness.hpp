@@ -50,7 +50,9 @@ struct outcome {
   bool passed() const { return ran && report.ok() && mismatches == 0; }
 };
 
+// A checked kernel: a puzzle, or a tutorial (examples/tutorials) through the same harness.
 struct puzzle {
+  std::string noun = "puzzle";  // what the reports call it: "puzzle", "tutorial"
   std::string id;  // "1" .. "12"; variants as "8/3loop"
   int number = 0;
   std::string title;
@@ -63,6 +65,14 @@ struct puzzle {
   std::string sizes_text(const sizes& n) const;
   std::string constexprs_text(const constexprs& c) const;
   std::vector<std::string> size_names, constexpr_names;  // the ones this puzzle uses
+  // What the reports call the sizes, in size_names' order, when not their field names (a
+  // tutorial's M, N, K held in N0, N1, MID); tl-puzzles' --sizes accepts either.
+  std::vector<std::string> size_labels;
+  std::vector<std::string> constexpr_labels;  // the same for the constexprs (BLOCK_SIZE_M held in B0)
+  std::string size_label(std::size_t i) const { return i < size_labels.size() ? size_labels[i] : size_names[i]; }
+  std::string constexpr_label(std::size_t i) const {
+    return i < constexpr_labels.size() ? constexpr_labels[i] : constexpr_names[i];
+  }
   // The shapes of the buffers the kernel reads and writes, by name (row-major), at given sizes:
   // how an access picture draws them (tl-puzzles draw).
   std::function<std::map<std::string, std::vector<int>>(const sizes&, const constexprs&)> buffer_shapes;
@@ -73,6 +83,7 @@ const std::vector<puzzle>& all();
 std::string cuda_unavailable();
 // The puzzles whose id is `id`, or whose number is `id` (so "8" also finds "8/3loop").
 std::vector<const puzzle*> find(const std::string& id);
+std::vector<const puzzle*> find(const std::vector<puzzle>& in, const std::string& id);  // the same in another registry
 
 // ---- helpers for the puzzle files ----
 using rng = std::mt19937_64;

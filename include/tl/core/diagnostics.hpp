@@ -192,6 +192,13 @@ struct lazy_expression_is_not_assignable {
                     "auto x = tl::eval(<expression>);  or declare tl::block<T, dims...> x = ...;");
 };
 
+template <class Amount, bool Ok>
+struct pointer_block_advances_by_an_integer {
+  static_assert(Ok, "tl: a block of pointers advances by an integer (ptrs += BLOCK_K * stride_k), which "
+                    "moves every pointer alike. To add a block of offsets, name the new block: "
+                    "auto next = ptrs + offsets;");
+};
+
 template <class T, bool Ok>
 struct store_through_pointer_to_const {
   static_assert(Ok, "tl::store: the pointer block points to const elements.");

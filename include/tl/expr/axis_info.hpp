@@ -95,6 +95,11 @@ constexpr int last_axis_stride() {
 // inside one block are out of its scope (they would address the wrong memory anyway).
 
 template <class X>
+struct is_mod_node : std::false_type {};
+template <class A, class B>
+struct is_mod_node<binary<op::mod, A, B>> : std::true_type {};
+
+template <class X>
 struct uniform_of : std::false_type {};
 template <class T, bool W>
 struct uniform_of<scalar_expr<T, W>> : std::true_type {};
@@ -132,6 +137,13 @@ template <class A, class B>
 struct affine_of<binary<op::mul, A, B>>
     : std::bool_constant<integral_expr_v<binary<op::mul, A, B>> &&
                          ((affine_of<A>::value && uniform_of<B>::value) || (uniform_of<A>::value && affine_of<B>::value))> {};
+// x % m with x affine and m uniform: affine wherever it does not wrap, that is where 0 <= x < m,
+// which the fast path checks at run time at the block's corners (wraps_hold below). Triton's
+// tutorials write their row offsets so ((pid_m * BLOCK_M + arange) % M): every block but a
+// partial last one is then affine.
+template <class A, class B>
+struct affine_of<binary<op::mod, A, B>>
+    : std::bool_constant<integral_expr_v<binary<op::mod, A, B>> && affine_of<A>::value && uniform_of<B>::value> {};
 template <class T, class E>
 struct affine_of<cast<T, E>> : std::bool_constant<std::is_integral_v<T> && !std::is_same_v<T, bool> &&
                                                   sizeof(T) >= sizeof(value_of_t<E>) && affine_of<E>::value> {};
@@ -167,5 +179,54 @@ template <class E, class Shape, class Map>
 struct convex_of<view<E, Shape, Map>> : std::bool_constant<linear_map<Map>::value && convex_of<E>::value> {};
 template <class E>
 inline constexpr bool convex_mask_v = convex_of<std::remove_cvref_t<E>>::value;
+
+// ---- run-time conditions of the affine form ----
+// An affine expression with wraps (x % m above) is affine on a block when no wrap wraps there:
+// 0 <= x < m at every coordinate, which for affine x holds on the whole block when it holds at
+// its corners. wraps_hold(e, c) checks every wrap of e at coordinate c (a corner).
+template <class X>
+struct has_wrap : std::false_type {};
+template <class Op, class A, class B>
+struct has_wrap<binary<Op, A, B>>
+    : std::bool_constant<(std::is_same_v<Op, op::mod> && !uniform_of<A>::value) || has_wrap<A>::value || has_wrap<B>::value> {};
+template <class Op, class P, class O>
+struct has_wrap<pointer_offset<Op, P, O>> : std::bool_constant<has_wrap<P>::value || has_wrap<O>::value> {};
+template <class T, class E>
+struct has_wrap<cast<T, E>> : has_wrap<E> {};
+template <class E, class Shape, class Map>
+struct has_wrap<view<E, Shape, Map>> : has_wrap<E> {};
+template <class E>
+inline constexpr bool has_wrap_v = has_wrap<std::remove_cvref_t<E>>::value;
+
+// The coordinate of operand X inside a node of shape Parent (broadcast where X is smaller).
+template <class Parent, class X>
+TL_INLINE coord<shape_of_t<X>::rank> operand_coord(const coord<Parent::rank>& c) {
+  if constexpr (std::is_same_v<shape_of_t<X>, Parent>) return c;
+  else return broadcast_coord<shape_of_t<X>>(c);
+}
+
+template <class E>
+TL_INLINE bool wraps_hold(const E& e, const coord<shape_of_t<E>::rank>& c) {
+  if constexpr (!has_wrap_v<E>) {
+    return true;
+  } else if constexpr (requires { typename E::map_type; }) {  // a view
+    return wraps_hold(e.e, E::map_type::template apply<shape_of_t<E>, shape_of_t<decltype(e.e)>>(c));
+  } else if constexpr (requires { e.p; }) {  // pointer_offset
+    using S = shape_of_t<E>;
+    return wraps_hold(e.p, operand_coord<S, decltype(e.p)>(c)) && wraps_hold(e.o, operand_coord<S, decltype(e.o)>(c));
+  } else if constexpr (requires { e.b; }) {  // binary
+    using S = shape_of_t<E>;
+    const auto ca = operand_coord<S, decltype(e.a)>(c);
+    bool ok = wraps_hold(e.a, ca) && wraps_hold(e.b, operand_coord<S, decltype(e.b)>(c));
+    if constexpr (is_mod_node<E>::value) {
+      const auto x = static_cast<std::int64_t>(e.a.at(ca));
+      const auto m = static_cast<std::int64_t>(operand_at<S>(e.b, c));
+      ok = ok && x >= 0 && x < m;
+    }
+    return ok;
+  } else {  // cast
+    return wraps_hold(e.e, c);
+  }
+}
 
 }  // namespace tl::detail

@@ -74,7 +74,17 @@ struct binary : expr_base<binary<Op, A, B>> {
   TL_INLINE decltype(auto) visit(F&& f) const { return f(a, b); }
 };
 
+// Moves every pointer of x by n elements: the base pointer at the bottom of the tree moves, the
+// offsets stay (so does what axis_info.hpp reads from their types).
+template <class X>
+TL_INLINE void advance_pointers(X& x, std::int64_t n);
+
 // Pointer arithmetic: a block of pointers plus (or minus) a block of integer offsets.
+//
+// A block of pointers is a value that a loop advances, as in Triton (a_ptrs += BLOCK_K *
+// stride_ak): += and -= by an integer move its base pointer and keep its offsets, so the
+// advanced block has the same type and the same affine form (the CUDA loads' fast path and the
+// dot's copies recognise it as they recognise a_ptr + offsets with a_ptr moved).
 template <class Op, class P, class O>
 struct pointer_offset : expr_base<pointer_offset<Op, P, O>> {
   using p_shape = shape_of_t<P>;
@@ -101,7 +111,36 @@ struct pointer_offset : expr_base<pointer_offset<Op, P, O>> {
     if constexpr (std::is_same_v<Op, op::sub>) return base - off;
     else return base + off;
   }
+  template <class N>
+  TL_INLINE pointer_offset& operator+=(const N& n) {
+    static_assert(check<error::pointer_block_advances_by_an_integer<N, std::is_integral_v<N>>>);
+    if constexpr (std::is_integral_v<N>) advance_pointers(p, static_cast<std::int64_t>(n));
+    return *this;
+  }
+  template <class N>
+  TL_INLINE pointer_offset& operator-=(const N& n) {
+    static_assert(check<error::pointer_block_advances_by_an_integer<N, std::is_integral_v<N>>>);
+    if constexpr (std::is_integral_v<N>) advance_pointers(p, -static_cast<std::int64_t>(n));
+    return *this;
+  }
 };
+
+template <class X>
+struct pointer_base {  // a held block of pointers: each one moves
+  TL_INLINE static void advance(X& x, std::int64_t n) { x += n; }
+};
+template <class T, bool W>
+struct pointer_base<scalar_expr<T, W>> {
+  TL_INLINE static void advance(scalar_expr<T, W>& x, std::int64_t n) { x.value += n; }
+};
+template <class Op, class P, class O>
+struct pointer_base<pointer_offset<Op, P, O>> {
+  TL_INLINE static void advance(pointer_offset<Op, P, O>& x, std::int64_t n) { advance_pointers(x.p, n); }
+};
+template <class X>
+TL_INLINE void advance_pointers(X& x, std::int64_t n) {
+  pointer_base<X>::advance(x, n);
+}
 
 template <class T, class E>
 struct cast : expr_base<cast<T, E>> {

@@ -138,13 +138,17 @@ __device__ __forceinline__ bool chunk_is_vector(const P (&p)[V], const bool (&m)
 // one vector access at origin + sum_d stride_d c_d: the thread's part of the sum is computed
 // once, the slot's part is a constant times a stride, and no lane evaluates a pointer or a
 // mask. Anything else (a partial block at an edge, odd alignment) takes the general path.
+// The last axis' unit step is known from the type (ptr + pid * B + arange) or checked at run
+// time (offs_k * stride_ak with stride_ak == 1 at run time: Triton specialises such an argument
+// when it compiles; here the program checks it once).
 template <class S, class EP, class EM, class T, int V>
 inline constexpr bool affine_access_v = !TL_DEVICE_CHECKS && V > 1 && sizeof(T) * V <= 16 && layout<S>::pow2 &&
-                                        !layout<S>::replicated && unit_stride_chunks<S, EP, V> && affine_ptr_v<EP> &&
-                                        convex_mask_v<EM>;
+                                        !layout<S>::replicated && S::rank > 0 && S::dim(S::rank - 1) % V == 0 &&
+                                        last_axis_stride<EP>() != 0 && affine_ptr_v<EP> && convex_mask_v<EM>;
 
 // The origin pointer and the strides (elements per step along each axis); true when the whole
-// block is masked in and every chunk of V elements is aligned to V elements.
+// block is masked in, the last axis steps by one element, every chunk of V elements is aligned
+// to V elements, and no wrap of the offsets (x % m) wraps inside the block.
 template <class S, int V, class EP, class EM, class P>
 __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& origin, std::int64_t (&stride)[S::rank]) {
   using T = typename P::element_type;
@@ -160,6 +164,7 @@ __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& 
     c[d] = 0;
     if (d < S::rank - 1) ok = ok && stride[d] % V == 0;
   }
+  if constexpr (last_axis_stride<EP>() != 1) ok = ok && stride[S::rank - 1] == 1;
   TL_UNROLL
   for (int m = 0; m < (1 << S::rank); ++m) {  // the corners (axes of size 1 have one)
     bool corner = true;
@@ -168,7 +173,8 @@ __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& 
       c[d] = (m >> d) & 1 ? S::dim(d) - 1 : 0;
       corner = corner && !((m >> d) & 1 && S::dim(d) == 1);
     }
-    if (corner) ok = ok && convert<bool>(operand_at<S, order::any>(mask, c, -1));
+    if (corner) ok = ok && convert<bool>(operand_at<S, order::any>(mask, c, -1)) && 
+                            wraps_hold(ptrs, operand_coord<S, EP>(c)) && wraps_hold(mask, operand_coord<S, EM>(c));
   }
   return ok;
 }

@@ -1,0 +1,17 @@
+#include "tutorials.hpp"
+
+namespace tutorials {
+
+puzzle tutorial_01();
+puzzle tutorial_02();
+puzzle tutorial_03();
+puzzle tutorial_03_leaky_relu();
+puzzle tutorial_03_b_transposed();
+
+const std::vector<puzzle>& all() {
+  static const std::vector<puzzle> list = {tutorial_01(), tutorial_02(), tutorial_03(), tutorial_03_leaky_relu(),
+                                           tutorial_03_b_transposed()};
+  return list;
+}
+
+}  // namespace tutorials

@@ -1,0 +1,30 @@
+// Triton's tutorials written in tl, as checked kernels: each tNN_*.hpp holds a kernel written
+// line for line as its Triton tutorial writes it, each tNN_*.cpp its spec (plain loops in double
+// precision) and how the checker runs it, through the puzzles' harness (examples/puzzles/
+// harness.hpp): the same inputs, poisoned outputs, reports and exit codes as tl-puzzles.
+#pragma once
+
+#include <vector>
+
+#include "harness.hpp"
+
+namespace tutorials {
+
+const std::vector<puzzles::puzzle>& all();
+
+// The sizes and constexprs of a tutorial live in the harness' fields under the tutorial's own
+// names (puzzle::size_labels, constexpr_labels).
+using puzzles::constexprs;
+using puzzles::outcome;
+using puzzles::puzzle;
+using puzzles::request;
+using puzzles::rng;
+using puzzles::sizes;
+
+// NaN in any element type the tutorials store (a missing store fails the check).
+template <class T>
+std::vector<T> poisoned(std::size_t n) {
+  return std::vector<T>(n, T(std::numeric_limits<float>::quiet_NaN()));
+}
+
+}  // namespace tutorials
