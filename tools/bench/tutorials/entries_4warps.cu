@@ -1,0 +1,43 @@
+// Tutorials 01 and 03 (4 warps a program).
+#include "../../../examples/tutorials/t01_vector_add.hpp"
+#include "../../../examples/tutorials/t03_matmul.hpp"
+#include "entry.hpp"
+#include "tl_tutorial_kernels.hpp"
+
+using namespace tutorial_entries;
+
+std::string& tutorial_entries::last_error() {
+  static std::string text;
+  return text;
+}
+
+extern "C" const char* tl_tutorials_error() { return last_error().c_str(); }
+
+extern "C" int tl_tutorials_add_f32(const void* x, const void* y, void* out, int n, void* stream) {
+  return guarded([&] {
+    tl::launch<add_kernel<1024>>(tl::grid(tl::cdiv(n, 1024)), on(stream), buffer<const float>(x, n, "x"),
+                                 buffer<const float>(y, n, "y"), buffer<float>(out, n, "output"), n);
+  });
+}
+
+namespace {
+template <class T, activation Act>
+void matmul(const void* a, const void* b, void* c, int M, int N, int K, int sam, int sak, int sbk, int sbn, int scm,
+            int scn, void* stream) {
+  constexpr int BM = 128, BN = 128, BK = 64, GM = 8;
+  tl::launch<matmul_kernel<BM, BN, BK, GM, Act, T>>(
+      tl::grid(tl::cdiv(M, BM) * tl::cdiv(N, BN)), on(stream), buffer<const T>(a, span(M, K, sam, sak), "a"),
+      buffer<const T>(b, span(K, N, sbk, sbn), "b"), buffer<T>(c, span(M, N, scm, scn), "c"), M, N, K, sam, sak, sbk,
+      sbn, scm, scn);
+}
+}  // namespace
+
+extern "C" int tl_tutorials_matmul(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int sam,
+                                   int sak, int sbk, int sbn, int scm, int scn, int act, void* stream) {
+  return guarded([&] {
+    if (dtype == 0 && act == 0) matmul<tl::fp16, activation::none>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+    else if (dtype == 0) matmul<tl::fp16, activation::leaky_relu>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+    else if (dtype == 1 && act == 0) matmul<tl::bf16, activation::none>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+    else matmul<tl::bf16, activation::leaky_relu>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+  });
+}

@@ -1,0 +1,17 @@
+// The tutorials' tl kernels behind a C interface (device pointers, sizes, a CUDA stream), for
+// tutorials_vs_triton.py, which loads the library with ctypes and times each next to Triton's
+// tutorial kernel and torch in one process. Each entry launches without waiting and returns 0,
+// or -1 with the reason in tl_tutorials_error().
+#pragma once
+
+extern "C" {
+const char* tl_tutorials_error();
+int tl_tutorials_add_f32(const void* x, const void* y, void* out, int n, void* stream);
+// One row of BLOCK_SIZE = next power of two >= n_cols a step; `programs` programs walk the rows.
+int tl_tutorials_softmax_f32(void* out, const void* in, int in_row_stride, int out_row_stride, int n_rows, int n_cols,
+                             int programs, void* stream);
+// C = A @ B in fp16 (dtype 0) or bf16 (dtype 1), strides in elements; activation 1: leaky_relu.
+int tl_tutorials_matmul(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int stride_am,
+                        int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn, int activation,
+                        void* stream);
+}

@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""tl-bench's second suite: Triton's tutorials written in tl, timed beside Triton's tutorial
+kernels and torch's equivalents in one process (every ratio from one run).
+
+    python3 tools/bench/tutorials/tutorials_vs_triton.py --lib build/tools/bench/libtl_tutorial_kernels.so
+            [--only add,softmax,matmul] [--out DIR] [--quick]
+
+The tl kernels (examples/tutorials) come from libtl_tutorial_kernels.so (tl_tutorial_kernels.hpp:
+a C entry per kernel, device pointers and a stream) through ctypes; the Triton kernels below are
+the tutorials' algorithms as the tutorials write them (grouped matmul with % M offsets and pointer
+blocks advanced along K, autotuned over tile shapes; persistent row softmax; blocked vector add).
+Every output (tl's and Triton's) is checked against torch before timing. Times are medians of
+triton.testing.do_bench. Writes tutorials-vs-triton.csv (and .svg when matplotlib is there)
+and prints a Markdown table: tl, Triton and torch side by side with ratios.
+"""
+import argparse
+import csv
+import ctypes
+import math
+import os
+import sys
+
+import torch
+import triton
+import triton.language as tl
+
+
+# ---------------------------------------------------------------- Triton's tutorial kernels
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(output_ptr + offsets, x + y, mask=mask)
+
+
+@triton.jit
+def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
+                   BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):
+    row_start = tl.program_id(0)
+    row_step = tl.num_programs(0)
+    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
+        col_offsets = tl.arange(0, BLOCK_SIZE)
+        mask = col_offsets < n_cols
+        row = tl.load(input_ptr + row_idx * input_row_stride + col_offsets, mask=mask, other=-float("inf"))
+        shifted = row - tl.max(row, axis=0)
+        numerator = tl.exp(shifted)
+        denominator = tl.sum(numerator, axis=0)
+        tl.store(output_ptr + row_idx * output_row_stride + col_offsets, numerator / denominator, mask=mask)
+
+
+def matmul_configs():
+    shapes = [(128, 256, 64, 3, 8), (256, 128, 64, 3, 8), (128, 128, 64, 4, 4), (128, 128, 64, 3, 8),
+              (64, 256, 64, 4, 4), (128, 64, 64, 4, 4), (64, 128, 64, 4, 4), (128, 128, 32, 4, 4)]
+    return [triton.Config({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k, "GROUP_SIZE_M": 8},
+                          num_stages=s, num_warps=w) for m, n, k, s, w in shapes]
+
+
+@triton.jit
+def leaky_relu(x):
+    return tl.where(x >= 0, x, 0.01 * x)
+
+
+@triton.autotune(configs=matmul_configs(), key=["M", "N", "K"])
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                  GROUP_SIZE_M: tl.constexpr, ACTIVATION: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    if ACTIVATION == "leaky_relu":
+        accumulator = leaky_relu(accumulator)
+    c = accumulator.to(c_ptr.dtype.element_ty)
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
+
+
+# ---------------------------------------------------------------- tl through ctypes
+
+
+class TlKernels:
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        self.lib.tl_tutorials_error.restype = ctypes.c_char_p
+
+    def _call(self, name, *args):
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        rc = getattr(self.lib, name)(*args, stream)
+        if rc != 0:
+            raise RuntimeError(f"{name}: {self.lib.tl_tutorials_error().decode()}")
+
+    @staticmethod
+    def _p(t):
+        return ctypes.c_void_p(t.data_ptr())
+
+    def add(self, x, y, out):
+        self._call("tl_tutorials_add_f32", self._p(x), self._p(y), self._p(out), ctypes.c_int(x.numel()))
+
+    def softmax(self, out, x, programs):
+        rows, cols = x.shape
+        self._call("tl_tutorials_softmax_f32", self._p(out), self._p(x), ctypes.c_int(x.stride(0)),
+                   ctypes.c_int(out.stride(0)), ctypes.c_int(rows), ctypes.c_int(cols), ctypes.c_int(programs))
+
+    def matmul(self, a, b, c, activation=0):
+        dtype = {torch.float16: 0, torch.bfloat16: 1}[a.dtype]
+        M, K = a.shape
+        N = b.shape[1]
+        ints = [M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), activation]
+        self._call("tl_tutorials_matmul", ctypes.c_int(dtype), self._p(a), self._p(b), self._p(c),
+                   *[ctypes.c_int(v) for v in ints])
+
+
+# ---------------------------------------------------------------- cases
+
+
+def bench(fn):
+    ms, lo, hi = triton.testing.do_bench(fn, quantiles=[0.5, 0.2, 0.8])
+    return ms
+
+
+def check(name, got, want, atol, rtol):
+    if not torch.allclose(got.float(), want.float(), atol=atol, rtol=rtol):
+        err = (got.float() - want.float()).abs().max().item()
+        raise AssertionError(f"{name}: output differs from torch's (max abs error {err})")
+
+
+def case_add(tlk, n):
+    x = torch.rand(n, device="cuda")
+    y = torch.rand(n, device="cuda")
+    out_tl = torch.full_like(x, float("nan"))
+    out_tr = torch.full_like(x, float("nan"))
+    grid = (triton.cdiv(n, 1024), )
+    tlk.add(x, y, out_tl)
+    add_kernel[grid](x, y, out_tr, n, BLOCK_SIZE=1024)
+    want = x + y
+    check("tl add", out_tl, want, 0, 0)
+    check("Triton add", out_tr, want, 0, 0)
+    gb = 3 * n * 4 / 1e9
+    return dict(tl=bench(lambda: tlk.add(x, y, out_tl)), triton=bench(lambda: add_kernel[grid](x, y, out_tr, n, BLOCK_SIZE=1024)),
+                torch=bench(lambda: torch.add(x, y, out=want)), amount=gb, unit="GB/s")
+
+
+def case_softmax(tlk, rows, cols, sms):
+    x = torch.randn(rows, cols, device="cuda")
+    out_tl = torch.full_like(x, float("nan"))
+    out_tr = torch.full_like(x, float("nan"))
+    block = triton.next_power_of_2(cols)
+    programs = min(rows, sms * 8)
+    tlk.softmax(out_tl, x, programs)
+    run_tr = lambda: softmax_kernel[(programs, 1, 1)](out_tr, x, x.stride(0), out_tr.stride(0), rows, cols, BLOCK_SIZE=block,
+                                                       num_stages=2, num_warps=8)
+    run_tr()
+    want = torch.softmax(x, dim=1)
+    check("tl softmax", out_tl, want, 1e-6, 1e-4)
+    check("Triton softmax", out_tr, want, 1e-6, 1e-4)
+    gb = 2 * rows * cols * 4 / 1e9
+    return dict(tl=bench(lambda: tlk.softmax(out_tl, x, programs)), triton=bench(run_tr),
+                torch=bench(lambda: torch.softmax(x, dim=1)), amount=gb, unit="GB/s")
+
+
+def case_matmul(tlk, M, N, K, dtype, activation=0):
+    a = torch.randn(M, K, device="cuda", dtype=dtype)
+    b = torch.randn(K, N, device="cuda", dtype=dtype)
+    c_tl = torch.full((M, N), float("nan"), device="cuda", dtype=dtype)
+    c_tr = torch.full((M, N), float("nan"), device="cuda", dtype=dtype)
+    act = "leaky_relu" if activation else ""
+    grid = lambda META: (triton.cdiv(M, META["BLOCK_SIZE_M"]) * triton.cdiv(N, META["BLOCK_SIZE_N"]), )
+    run_tr = lambda: matmul_kernel[grid](a, b, c_tr, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                         c_tr.stride(0), c_tr.stride(1), ACTIVATION=act)
+    tlk.matmul(a, b, c_tl, activation)
+    run_tr()
+    want = torch.matmul(a, b)
+    if activation:
+        want = torch.nn.functional.leaky_relu(want, 0.01)
+    tol = 2e-2 * math.sqrt(K / 512)
+    check("tl matmul", c_tl, want, tol, 1e-2)
+    check("Triton matmul", c_tr, want, tol, 1e-2)
+    tflop = 2 * M * N * K / 1e12
+    return dict(tl=bench(lambda: tlk.matmul(a, b, c_tl, activation)), triton=bench(run_tr),
+                torch=bench(lambda: torch.matmul(a, b)), amount=tflop, unit="TFLOP/s")
+
+
+def copy_bandwidth():
+    n = (1 << 30) // 4
+    src = torch.rand(n, device="cuda")
+    dst = torch.empty_like(src)
+    return 2 * n * 4 / 1e9 / (bench(lambda: dst.copy_(src)) * 1e-3)
+
+
+# ---------------------------------------------------------------- main
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lib", required=True, help="libtl_tutorial_kernels.so")
+    ap.add_argument("--only", default="add,softmax,matmul", help="comma-separated: add, softmax, matmul")
+    ap.add_argument("--out", default=".", help="directory for tutorials-vs-triton.csv and .svg")
+    ap.add_argument("--quick", action="store_true", help="one size per tutorial")
+    args = ap.parse_args()
+    only = set(args.only.split(","))
+    tlk = TlKernels(args.lib)
+    props = torch.cuda.get_device_properties(0)
+    sms = props.multi_processor_count
+    print(f"device: {props.name}, {sms} SMs; torch {torch.__version__}, triton {triton.__version__}", flush=True)
+    copy = copy_bandwidth()
+    print(f"copy bandwidth: {copy:.0f} GB/s", flush=True)
+
+    cases = []
+    if "add" in only:
+        for n in ([1 << 24] if args.quick else [1 << 20, 1 << 24, 1 << 27]):
+            cases.append(("01 vector add f32", f"n=2^{int(math.log2(n))}", lambda n=n: case_add(tlk, n)))
+    if "softmax" in only:
+        for cols in ([4096] if args.quick else [1024, 4096, 12672]):
+            cases.append(("02 softmax f32", f"4096 x {cols}", lambda c=cols: case_softmax(tlk, 4096, c, sms)))
+    if "matmul" in only:
+        sizes = [4096] if args.quick else [1024, 4096, 8192]
+        for s in sizes:
+            cases.append(("03 matmul fp16", f"{s}^3", lambda s=s: case_matmul(tlk, s, s, s, torch.float16)))
+        cases.append(("03 matmul fp16 leaky_relu", "4096^3", lambda: case_matmul(tlk, 4096, 4096, 4096, torch.float16, 1)))
+        for s in ([4096] if args.quick else [4096, 8192]):
+            cases.append(("03 matmul bf16", f"{s}^3", lambda s=s: case_matmul(tlk, s, s, s, torch.bfloat16)))
+
+    rows = []
+    for name, size, run in cases:
+        print(f"== {name} {size}", flush=True)
+        r = run()
+        rate = lambda ms: r["amount"] / (ms * 1e-3)
+        row = dict(case=name, size=size, unit=r["unit"], tl_ms=r["tl"], triton_ms=r["triton"], torch_ms=r["torch"],
+                   tl=rate(r["tl"]), triton=rate(r["triton"]), torch=rate(r["torch"]),
+                   tl_over_triton=r["triton"] / r["tl"], tl_over_torch=r["torch"] / r["tl"],
+                   tl_over_copy=rate(r["tl"]) / copy if r["unit"] == "GB/s" else float("nan"))
+        print(f"   tl {row['tl']:.1f}  Triton {row['triton']:.1f}  torch {row['torch']:.1f} {r['unit']}"
+              f"  tl/Triton {row['tl_over_triton']:.3f}  tl/torch {row['tl_over_torch']:.3f}", flush=True)
+        rows.append(row)
+
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, "tutorials-vs-triton.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    geo = math.exp(sum(math.log(r["tl_over_triton"]) for r in rows) / len(rows))
+    print(f"\ntutorials on {props.name} (copy {copy:.0f} GB/s), medians of triton.testing.do_bench\n")
+    print("| tutorial | size | tl | Triton | torch | unit | tl / Triton | tl / torch | tl / copy |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        cp = f"{r['tl_over_copy']:.2f}" if r["unit"] == "GB/s" else "-"
+        print(f"| {r['case']} | {r['size']} | {r['tl']:.1f} | {r['triton']:.1f} | {r['torch']:.1f} | {r['unit']} |"
+              f" {r['tl_over_triton']:.2f} | {r['tl_over_torch']:.2f} | {cp} |")
+    print(f"\ngeometric mean of tl / Triton: {geo:.3f}")
+    print(f"wrote {path}")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        labels = [f"{r['case']}\n{r['size']}" for r in rows]
+        xs = range(len(rows))
+        fig, ax = plt.subplots(figsize=(max(8, len(rows) * 0.9), 4.5))
+        ax.bar([x - 0.2 for x in xs], [r["tl_over_triton"] for r in rows], 0.4, label="tl / Triton")
+        ax.bar([x + 0.2 for x in xs], [r["tl_over_torch"] for r in rows], 0.4, label="tl / torch")
+        ax.axhline(1.0, color="#999", lw=1)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+        ax.set_ylabel("speed ratio (> 1: tl faster)")
+        ax.legend()
+        fig.tight_layout()
+        svg = os.path.join(args.out, "tutorials-vs-triton.svg")
+        fig.savefig(svg)
+        print(f"wrote {svg}")
+    except ImportError:
+        print("(no matplotlib: no plot)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
