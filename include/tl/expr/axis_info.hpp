@@ -205,6 +205,27 @@ TL_INLINE coord<shape_of_t<X>::rank> operand_coord(const coord<Parent::rank>& c)
   else return broadcast_coord<shape_of_t<X>>(c);
 }
 
+// The value of an affine expression at c with every wrap taken as the identity (x % m as x):
+// its value wherever wraps_hold, at no division's cost.
+template <class E>
+TL_INLINE auto unwrapped_at(const E& e, const coord<shape_of_t<E>::rank>& c) {
+  if constexpr (!has_wrap_v<E>) {
+    return e.at(c);
+  } else if constexpr (requires { typename E::map_type; }) {  // a view
+    return unwrapped_at(e.e, E::map_type::template apply<shape_of_t<E>, shape_of_t<decltype(e.e)>>(c));
+  } else if constexpr (requires { e.p; }) {  // pointer_offset
+    using S = shape_of_t<E>;
+    return E::apply(unwrapped_at(e.p, operand_coord<S, decltype(e.p)>(c)), unwrapped_at(e.o, operand_coord<S, decltype(e.o)>(c)));
+  } else if constexpr (is_mod_node<E>::value) {
+    return convert<value_of_t<E>>(unwrapped_at(e.a, operand_coord<shape_of_t<E>, decltype(e.a)>(c)));
+  } else if constexpr (requires { e.b; }) {  // binary
+    using S = shape_of_t<E>;
+    return E::apply(unwrapped_at(e.a, operand_coord<S, decltype(e.a)>(c)), unwrapped_at(e.b, operand_coord<S, decltype(e.b)>(c)));
+  } else {  // cast
+    return E::apply(unwrapped_at(e.e, c));
+  }
+}
+
 template <class E>
 TL_INLINE bool wraps_hold(const E& e, const coord<shape_of_t<E>::rank>& c) {
   if constexpr (!has_wrap_v<E>) {
@@ -219,7 +240,7 @@ TL_INLINE bool wraps_hold(const E& e, const coord<shape_of_t<E>::rank>& c) {
     const auto ca = operand_coord<S, decltype(e.a)>(c);
     bool ok = wraps_hold(e.a, ca) && wraps_hold(e.b, operand_coord<S, decltype(e.b)>(c));
     if constexpr (is_mod_node<E>::value) {
-      const auto x = static_cast<std::int64_t>(e.a.at(ca));
+      const auto x = static_cast<std::int64_t>(unwrapped_at(e.a, ca));
       const auto m = static_cast<std::int64_t>(operand_at<S>(e.b, c));
       ok = ok && x >= 0 && x < m;
     }

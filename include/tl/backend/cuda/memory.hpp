@@ -153,14 +153,19 @@ template <class S, int V, class EP, class EM, class P>
 __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& origin, std::int64_t (&stride)[S::rank]) {
   using T = typename P::element_type;
   coord<S::rank> c{};
-  origin = operand_at<S, order::any>(ptrs, c, -1);
+  // The pointers where no wrap wraps (the corners below check it), without the divisions.
+  auto pointer_at = [&](const coord<S::rank>& x) {
+    if constexpr (has_wrap_v<EP>) return unwrapped_at(ptrs, operand_coord<S, EP>(x));
+    else return operand_at<S, order::any>(ptrs, x, -1);
+  };
+  origin = pointer_at(c);
   bool ok = reinterpret_cast<std::uintptr_t>(origin.get()) % (sizeof(T) * V) == 0;
   TL_UNROLL
   for (int d = 0; d < S::rank; ++d) {
     stride[d] = 0;
     if (S::dim(d) == 1) continue;
     c[d] = 1;
-    stride[d] = operand_at<S, order::any>(ptrs, c, -1).offset - origin.offset;
+    stride[d] = pointer_at(c).offset - origin.offset;
     c[d] = 0;
     if (d < S::rank - 1) ok = ok && stride[d] % V == 0;
   }
