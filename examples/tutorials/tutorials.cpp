@@ -7,10 +7,11 @@ puzzle tutorial_02();
 puzzle tutorial_03();
 puzzle tutorial_03_leaky_relu();
 puzzle tutorial_03_b_transposed();
+puzzle tutorial_09();
 
 const std::vector<puzzle>& all() {
   static const std::vector<puzzle> list = {tutorial_01(), tutorial_02(), tutorial_03(), tutorial_03_leaky_relu(),
-                                           tutorial_03_b_transposed()};
+                                           tutorial_03_b_transposed(), tutorial_09()};
   return list;
 }
 

@@ -180,10 +180,20 @@ struct convex_of<view<E, Shape, Map>> : std::bool_constant<linear_map<Map>::valu
 template <class E>
 inline constexpr bool convex_mask_v = convex_of<std::remove_cvref_t<E>>::value;
 
+// where(c, x, y) with c convex and x, y affine integers: x wherever c holds on the whole block,
+// which the fast path checks at its corners as it checks wraps (Triton's tutorials clamp
+// offsets so: tl.where(offs_am < M, offs_am, 0)). (Declared here, after convex_of, which it
+// uses; nothing instantiates affine_of before the end of this header.)
+template <class C, class A, class B>
+struct affine_of<select<C, A, B>>
+    : std::bool_constant<integral_expr_v<select<C, A, B>> && convex_of<C>::value && affine_of<A>::value &&
+                         affine_of<B>::value> {};
+
 // ---- run-time conditions of the affine form ----
-// An affine expression with wraps (x % m above) is affine on a block when no wrap wraps there:
-// 0 <= x < m at every coordinate, which for affine x holds on the whole block when it holds at
-// its corners. wraps_hold(e, c) checks every wrap of e at coordinate c (a corner).
+// An affine expression with wraps (x % m, where(c, x, y) above) is affine on a block when no
+// wrap acts there: 0 <= x < m, c true, at every coordinate, which for affine x (convex c) holds
+// on the whole block when it holds at its corners. wraps_hold(e, c) checks every wrap of e at
+// coordinate c (a corner); unwrapped_at(e, c) evaluates e as if no wrap acted (x for both).
 template <class X>
 struct has_wrap : std::false_type {};
 template <class Op, class A, class B>
@@ -191,6 +201,8 @@ struct has_wrap<binary<Op, A, B>>
     : std::bool_constant<(std::is_same_v<Op, op::mod> && !uniform_of<A>::value) || has_wrap<A>::value || has_wrap<B>::value> {};
 template <class Op, class P, class O>
 struct has_wrap<pointer_offset<Op, P, O>> : std::bool_constant<has_wrap<P>::value || has_wrap<O>::value> {};
+template <class C, class A, class B>
+struct has_wrap<select<C, A, B>> : std::bool_constant<!uniform_of<C>::value || has_wrap<A>::value || has_wrap<B>::value> {};
 template <class T, class E>
 struct has_wrap<cast<T, E>> : has_wrap<E> {};
 template <class E, class Shape, class Map>
@@ -218,6 +230,8 @@ TL_INLINE auto unwrapped_at(const E& e, const coord<shape_of_t<E>::rank>& c) {
     return E::apply(unwrapped_at(e.p, operand_coord<S, decltype(e.p)>(c)), unwrapped_at(e.o, operand_coord<S, decltype(e.o)>(c)));
   } else if constexpr (is_mod_node<E>::value) {
     return convert<value_of_t<E>>(unwrapped_at(e.a, operand_coord<shape_of_t<E>, decltype(e.a)>(c)));
+  } else if constexpr (requires { e.cond; }) {  // where(c, x, y): x
+    return convert<value_of_t<E>>(unwrapped_at(e.a, operand_coord<shape_of_t<E>, decltype(e.a)>(c)));
   } else if constexpr (requires { e.b; }) {  // binary
     using S = shape_of_t<E>;
     return E::apply(unwrapped_at(e.a, operand_coord<S, decltype(e.a)>(c)), unwrapped_at(e.b, operand_coord<S, decltype(e.b)>(c)));
@@ -235,6 +249,9 @@ TL_INLINE bool wraps_hold(const E& e, const coord<shape_of_t<E>::rank>& c) {
   } else if constexpr (requires { e.p; }) {  // pointer_offset
     using S = shape_of_t<E>;
     return wraps_hold(e.p, operand_coord<S, decltype(e.p)>(c)) && wraps_hold(e.o, operand_coord<S, decltype(e.o)>(c));
+  } else if constexpr (requires { e.cond; }) {  // where(c, x, y): c holds (so x is taken)
+    using S = shape_of_t<E>;
+    return convert<bool>(operand_at<S>(e.cond, c)) && wraps_hold(e.a, operand_coord<S, decltype(e.a)>(c));
   } else if constexpr (requires { e.b; }) {  // binary
     using S = shape_of_t<E>;
     const auto ca = operand_coord<S, decltype(e.a)>(c);

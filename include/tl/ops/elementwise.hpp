@@ -142,6 +142,19 @@ TL_INLINE auto div_rn(A a, B b) {
   return detail::make_binary<op::div_rn>(a, b);
 }
 
+// multiple_of(x, n), max_contiguous(x, n): Triton's hints about integer offsets, which its
+// compiler cannot prove. They return x: tl checks the same properties at run time, once per
+// block, where an access depends on them (the CUDA backend's affine fast path), so a kernel
+// keeps its Triton lines and a wrong hint costs speed, never a wrong access.
+template <class X>
+TL_INLINE X multiple_of(X x, int) {
+  return x;
+}
+template <class X>
+TL_INLINE X max_contiguous(X x, int) {
+  return x;
+}
+
 // where(c, a, b): a where c holds, else b (Triton's tl.where).
 template <class C, class A, class B>
   requires(detail::is_operand_v<C> && detail::is_operand_v<A> && detail::is_operand_v<B>)

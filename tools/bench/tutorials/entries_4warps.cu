@@ -1,6 +1,7 @@
 // Tutorials 01 and 03 (4 warps a program).
 #include "../../../examples/tutorials/t01_vector_add.hpp"
 #include "../../../examples/tutorials/t03_matmul.hpp"
+#include "../../../examples/tutorials/t09_persistent_matmul.hpp"
 #include "entry.hpp"
 #include "tl_tutorial_kernels.hpp"
 
@@ -39,5 +40,18 @@ extern "C" int tl_tutorials_matmul(int dtype, const void* a, const void* b, void
     else if (dtype == 0) matmul<tl::fp16, activation::leaky_relu>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
     else if (dtype == 1 && act == 0) matmul<tl::bf16, activation::none>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
     else matmul<tl::bf16, activation::leaky_relu>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+  });
+}
+
+extern "C" int tl_tutorials_matmul_persistent(const void* a, const void* b, void* c, int M, int N, int K, int sam,
+                                              int sak, int sbk, int sbn, int scm, int scn, int num_sms, void* stream) {
+  return guarded([&] {
+    using T = tl::fp16;
+    constexpr int BM = 128, BN = 128, BK = 64, GM = 8;
+    const int programs = std::min(num_sms, tl::cdiv(M, BM) * tl::cdiv(N, BN));
+    tl::launch<matmul_kernel_persistent<BM, BN, BK, GM, T>>(
+        tl::grid(programs), on(stream), buffer<const T>(a, span(M, K, sam, sak), "a"),
+        buffer<const T>(b, span(K, N, sbk, sbn), "b"), buffer<T>(c, span(M, N, scm, scn), "c"), M, N, K, sam, sak, sbk,
+        sbn, scm, scn, programs);
   });
 }

@@ -3,7 +3,7 @@
 kernels and torch's equivalents in one process (every ratio from one run).
 
     python3 tools/bench/tutorials/tutorials_vs_triton.py --lib build/tools/bench/libtl_tutorial_kernels.so
-            [--only add,softmax,matmul] [--out DIR] [--quick]
+            [--only add,softmax,matmul,persistent] [--out DIR] [--quick]
 
 The tl kernels (examples/tutorials) come from libtl_tutorial_kernels.so (tl_tutorial_kernels.hpp:
 a C entry per kernel, device pointers and a stream) through ctypes; the Triton kernels below are
@@ -101,6 +101,57 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     tl.store(c_ptrs, c, mask=c_mask)
 
 
+def persistent_configs():
+    shapes = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 4), (128, 128, 64, 3, 8), (128, 64, 64, 4, 4)]
+    return [triton.Config({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k, "GROUP_SIZE_M": 8},
+                          num_stages=s, num_warps=w) for m, n, k, s, w in shapes]
+
+
+@triton.jit
+def _compute_pid(tile_id, num_pid_in_group, num_pid_m, GROUP_SIZE_M: tl.constexpr):
+    group_id = tile_id // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + (tile_id % group_size_m)
+    pid_n = (tile_id % num_pid_in_group) // group_size_m
+    return pid_m, pid_n
+
+
+@triton.autotune(configs=persistent_configs(), key=["M", "N", "K"])
+@triton.jit
+def matmul_kernel_persistent(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                             stride_cn, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                             BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr, NUM_SMS: tl.constexpr):
+    start_pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    num_tiles = num_pid_m * num_pid_n
+    offs_k_for_mask = tl.arange(0, BLOCK_SIZE_K)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
+        pid_m, pid_n = _compute_pid(tile_id, num_pid_in_group, num_pid_m, GROUP_SIZE_M)
+        offs_am = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+        offs_bn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+        offs_am = tl.where(offs_am < M, offs_am, 0)
+        offs_bn = tl.where(offs_bn < N, offs_bn, 0)
+        offs_am = tl.max_contiguous(tl.multiple_of(offs_am, BLOCK_SIZE_M), BLOCK_SIZE_M)
+        offs_bn = tl.max_contiguous(tl.multiple_of(offs_bn, BLOCK_SIZE_N), BLOCK_SIZE_N)
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for ki in range(k_tiles):
+            offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
+            a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+            b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+            a = tl.load(a_ptrs, mask=offs_k_for_mask[None, :] < K - ki * BLOCK_SIZE_K, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
+            accumulator = tl.dot(a, b, accumulator)
+        offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+        offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+        c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+        c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+        tl.store(c_ptrs, accumulator.to(c_ptr.dtype.element_ty), mask=c_mask)
+
+
 # ---------------------------------------------------------------- tl through ctypes
 
 
@@ -134,6 +185,13 @@ class TlKernels:
         ints = [M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), activation]
         self._call("tl_tutorials_matmul", ctypes.c_int(dtype), self._p(a), self._p(b), self._p(c),
                    *[ctypes.c_int(v) for v in ints])
+
+
+    def matmul_persistent(self, a, b, c, num_sms):
+        M, K = a.shape
+        N = b.shape[1]
+        ints = [M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), num_sms]
+        self._call("tl_tutorials_matmul_persistent", self._p(a), self._p(b), self._p(c), *[ctypes.c_int(v) for v in ints])
 
 
 # ---------------------------------------------------------------- cases
@@ -206,6 +264,24 @@ def case_matmul(tlk, M, N, K, dtype, activation=0):
                 torch=bench(lambda: torch.matmul(a, b)), amount=tflop, unit="TFLOP/s")
 
 
+def case_persistent(tlk, M, N, K, sms):
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    c_tl = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    c_tr = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    grid = lambda META: (min(sms, triton.cdiv(M, META["BLOCK_SIZE_M"]) * triton.cdiv(N, META["BLOCK_SIZE_N"])), )
+    run_tr = lambda: matmul_kernel_persistent[grid](a, b, c_tr, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+                                                    b.stride(1), c_tr.stride(0), c_tr.stride(1), NUM_SMS=sms)
+    tlk.matmul_persistent(a, b, c_tl, sms)
+    run_tr()
+    want = torch.matmul(a, b)
+    tol = 2e-2 * math.sqrt(K / 512)
+    check("tl persistent matmul", c_tl, want, tol, 1e-2)
+    check("Triton persistent matmul", c_tr, want, tol, 1e-2)
+    return dict(tl=bench(lambda: tlk.matmul_persistent(a, b, c_tl, sms)), triton=bench(run_tr),
+                torch=bench(lambda: torch.matmul(a, b)), amount=2 * M * N * K / 1e12, unit="TFLOP/s")
+
+
 def copy_bandwidth():
     n = (1 << 30) // 4
     src = torch.rand(n, device="cuda")
@@ -219,7 +295,7 @@ def copy_bandwidth():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lib", required=True, help="libtl_tutorial_kernels.so")
-    ap.add_argument("--only", default="add,softmax,matmul", help="comma-separated: add, softmax, matmul")
+    ap.add_argument("--only", default="add,softmax,matmul,persistent", help="comma-separated: add, softmax, matmul, persistent")
     ap.add_argument("--out", default=".", help="directory for tutorials-vs-triton.csv and .svg")
     ap.add_argument("--quick", action="store_true", help="one size per tutorial")
     args = ap.parse_args()
@@ -245,6 +321,11 @@ def main():
         cases.append(("03 matmul fp16 leaky_relu", "4096^3", lambda: case_matmul(tlk, 4096, 4096, 4096, torch.float16, 1)))
         for s in ([4096] if args.quick else [4096, 8192]):
             cases.append(("03 matmul bf16", f"{s}^3", lambda s=s: case_matmul(tlk, s, s, s, torch.bfloat16)))
+
+    if "persistent" in only:
+        for m, n, k in ([(8192, 8192, 512)] if args.quick else [(8192, 8192, 512), (4096, 4096, 4096)]):
+            cases.append(("09 persistent matmul fp16", f"{m} x {n} x {k}",
+                          lambda m=m, n=n, k=k: case_persistent(tlk, m, n, k, sms)))
 
     rows = []
     for name, size, run in cases:

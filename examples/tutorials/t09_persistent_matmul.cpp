@@ -1,0 +1,43 @@
+// Tutorial 09: persistent matrix multiplication. Checker setup; the kernel is in
+// t09_persistent_matmul.hpp, the inputs and the spec in matmul_check.cpp. The grid is
+// `programs` programs (on a GPU the tutorial takes one per multiprocessor; here fewer than the
+// tiles, so that each program walks several, and the CPU backend runs the same grid).
+#include <algorithm>
+#include <utility>
+
+#include "matmul_check.hpp"
+#include "t09_persistent_matmul.hpp"
+
+namespace {
+using namespace tutorials;
+constexpr const char* constexpr_names[] = {"B0", "B1", "B_MID", "B2"};
+using blocks = puzzles::configs<puzzles::cfg<64, 64, 32, 8>, puzzles::cfg<32, 32, 32, 2>, puzzles::cfg<128, 128, 64, 8>>;
+constexpr int programs = 6;
+}  // namespace
+
+namespace tutorials {
+puzzle tutorial_09() {
+  puzzle p;
+  describe_matmul(p, b_layout::row_major);
+  p.id = "9";
+  p.number = 9;
+  p.title = "persistent matmul";
+  p.formula = "C = A @ B (fp16), NUM_SMS programs walking the tiles, offsets clamped with where";
+  p.compiled = blocks::list(constexpr_names);
+  p.run = [](const request& r) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
+      constexpr int BM = decltype(c)::v[0], BN = decltype(c)::v[1], BK = decltype(c)::v[2], GM = decltype(c)::v[3];
+      matmul_problem m = make_matmul(r, b_layout::row_major);
+      const int tiles = tl::cdiv(m.M, BM) * tl::cdiv(m.N, BN);
+      const int num_sms = std::min(programs, tiles);
+      outcome o;
+      o.report = tl::launch<matmul_kernel_persistent<BM, BN, BK, GM>>(
+          tl::grid(num_sms), r.launch, tl::ptr(std::as_const(m.a), "a"), tl::ptr(std::as_const(m.b), "b"),
+          tl::ptr(m.c, "c"), m.M, m.N, m.K, m.K, 1, m.stride_bk, m.stride_bn, m.N, 1, num_sms);
+      check_matmul(o, m, false);
+      return o;
+    });
+  };
+  return p;
+}
+}  // namespace tutorials
