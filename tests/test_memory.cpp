@@ -164,3 +164,68 @@ TEST_CASE("null and unchecked pointers", "[memory][check]") {
   // A masked-off lane may point anywhere, even through a null pointer.
   REQUIRE(values(load(null_ptr + arange<0, 4>(), false, 3.0f)) == std::vector<double>{3, 3, 3, 3});
 }
+
+// Tensor descriptors: each element of a block at offsets o is the tensor's element o + i where
+// 0 <= o + i < shape, else 0; a store writes only there. Checked against plain loops at random
+// shapes, strides (rows padded) and offsets, some partly or wholly outside the tensor.
+template <int B0, int B1>
+TL_KERNEL void descriptor_2d_k(tl::ptr<const float> x, tl::ptr<float> y, int M, int N, int stride, int o0, int o1) {
+  auto xd = tl::make_tensor_descriptor(x, {M, N}, {stride, 1}, tl::block_shape<B0, B1>);
+  auto yd = tl::make_tensor_descriptor(y, {M, N}, {stride, 1}, tl::block_shape<B0, B1>);
+  auto b = xd.load({o0, o1});
+  yd.store({o0, o1}, b + 1000.0f);
+}
+template <int B0, int B1, int B2>
+TL_KERNEL void descriptor_3d_k(tl::ptr<const float> x, tl::ptr<float> out, int D0, int D1, int D2, int o0, int o1, int o2) {
+  auto xd = tl::make_tensor_descriptor(x, {D0, D1, D2}, {D1 * D2, D2, 1}, tl::block_shape<B0, B1, B2>);
+  auto b = xd.load({o0, o1, o2});
+  tl::store(out + (tl::arange<0, B0>()(_, None, None) * B1 * B2 + tl::arange<0, B1>()(None, _, None) * B2 +
+                   tl::arange<0, B2>()(None, None, _)),
+            b);
+}
+
+TEST_CASE("tensor descriptors load zeros outside their shape and store only inside it", "[memory][descriptor]") {
+  std::mt19937 g(5);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int M = 1 + int(g() % 40), N = 1 + int(g() % 30), stride = N + int(g() % 3);
+    const int o0 = int(g() % 50) - 10, o1 = int(g() % 40) - 10;
+    std::vector<float> x(std::size_t(M) * stride), y(x.size(), -5.0f);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i % 97);
+    const auto r = tl::launch<descriptor_2d_k<16, 8>>(tl::grid(1), tl::ptr(std::as_const(x), "x"), tl::ptr(y, "y"), M, N,
+                                                      stride, o0, o1);
+    INFO("M " << M << " N " << N << " stride " << stride << " at (" << o0 << ", " << o1 << ")");
+    REQUIRE(r.ok());
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < stride; ++j) {
+        const bool written = j < N && i >= o0 && i < o0 + 16 && j >= o1 && j < o1 + 8;
+        REQUIRE(y[std::size_t(i) * stride + j] == (written ? x[std::size_t(i) * stride + j] + 1000.0f : -5.0f));
+      }
+  }
+  for (int trial = 0; trial < 20; ++trial) {
+    const int D0 = 1 + int(g() % 6), D1 = 1 + int(g() % 9), D2 = 1 + int(g() % 10);
+    const int o0 = int(g() % 6) - 2, o1 = int(g() % 8) - 2, o2 = int(g() % 10) - 3;
+    std::vector<float> x(std::size_t(D0) * D1 * D2), out(4 * 4 * 8, -1.0f);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i + 1);
+    REQUIRE(tl::launch<descriptor_3d_k<4, 4, 8>>(tl::grid(1), tl::ptr(std::as_const(x), "x"), tl::ptr(out, "out"), D0, D1,
+                                                 D2, o0, o1, o2)
+                .ok());
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        for (int c = 0; c < 8; ++c) {
+          const int i = o0 + a, j = o1 + b, k = o2 + c;
+          const bool in = i >= 0 && i < D0 && j >= 0 && j < D1 && k >= 0 && k < D2;
+          REQUIRE(out[std::size_t(a * 32 + b * 8 + c)] == (in ? x[(std::size_t(i) * D1 + j) * D2 + k] : 0.0f));
+        }
+  }
+}
+
+TEST_CASE("a descriptor whose shape does not fit its buffer is reported at the access, with its line", "[memory][descriptor][check]") {
+  std::vector<float> x(10 * 8), y(10 * 8);
+  const auto r = tl::launch<descriptor_2d_k<16, 8>>(tl::grid(1), {.failure = tl::on_failure::collect},
+                                                    tl::ptr(std::as_const(x), "x"), tl::ptr(y, "y"), 12, 8, 8, 0, 0);
+  REQUIRE_FALSE(r.ok());
+  const std::string text = r.str();
+  CHECK(text.find("buffer 'x' (80 elements)") != std::string::npos);
+  CHECK(text.find("test_memory.cpp") != std::string::npos);
+  CHECK(text.find("offset 80") != std::string::npos);
+}

@@ -25,4 +25,5 @@
 #include "ops/program.hpp"
 #include "ops/reduce.hpp"
 #include "ops/shape_ops.hpp"
+#include "ops/tensor_descriptor.hpp"
 #include "backend/launch.hpp"
