@@ -18,4 +18,8 @@ int tl_tutorials_matmul(int dtype, const void* a, const void* b, void* c, int M,
 int tl_tutorials_matmul_persistent(const void* a, const void* b, void* c, int M, int N, int K, int stride_am,
                                    int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn, int num_sms,
                                    void* stream);
+// Attention forward (tutorial 06): q, k, v, o Z x H x N_CTX x head_dim fp16 (64 or 128), M float32
+// Z x H x N_CTX; causal 0 or 1.
+int tl_tutorials_attention_fwd(float sm_scale, void* M, int Z, int H, const void* q, const void* k, const void* v, void* o,
+                               int n_ctx, int head_dim, int causal, void* stream);
 }

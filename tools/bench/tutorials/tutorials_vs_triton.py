@@ -3,7 +3,7 @@
 kernels and torch's equivalents in one process (every ratio from one run).
 
     python3 tools/bench/tutorials/tutorials_vs_triton.py --lib build/tools/bench/libtl_tutorial_kernels.so
-            [--only add,softmax,matmul,persistent] [--out DIR] [--quick]
+            [--only add,softmax,matmul,persistent,attention] [--out DIR] [--quick]
 
 The tl kernels (examples/tutorials) come from libtl_tutorial_kernels.so (tl_tutorial_kernels.hpp:
 a C entry per kernel, device pointers and a stream) through ctypes; the Triton kernels below are
@@ -152,6 +152,84 @@ def matmul_kernel_persistent(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
         tl.store(c_ptrs, accumulator.to(c_ptr.dtype.element_ty), mask=c_mask)
 
 
+def attention_configs():
+    return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn}, num_stages=s, num_warps=w)
+            for bm in [64, 128] for bn in [32, 64, 128] for s in [2, 3, 4] for w in [4, 8]
+            if not (bm * bn < 128 * 128 and w == 8)]
+
+
+@triton.jit
+def _attn_fwd_inner(acc, l_i, m_i, q, desc_k, desc_v, offset_y, start_m, qk_scale, BLOCK_M: tl.constexpr,
+                    HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, STAGE: tl.constexpr, offs_m, offs_n, N_CTX):
+    if STAGE == 1:
+        lo, hi = 0, start_m * BLOCK_M
+    elif STAGE == 2:
+        lo, hi = start_m * BLOCK_M, (start_m + 1) * BLOCK_M
+        lo = tl.multiple_of(lo, BLOCK_M)
+    else:
+        lo, hi = 0, N_CTX
+    offsetk_y = offset_y + lo
+    offsetv_y = offset_y + lo
+    for start_n in tl.range(lo, hi, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        k = desc_k.load([offsetk_y, 0]).T
+        qk = tl.dot(q, k)
+        if STAGE == 2:
+            mask = offs_m[:, None] >= (start_n + offs_n[None, :])
+            qk = qk * qk_scale + tl.where(mask, 0, -1.0e6)
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_ij[:, None]
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_ij[:, None]
+        p = tl.math.exp2(qk)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_ij = tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = desc_v.load([offsetv_y, 0])
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        l_i = l_i * alpha + l_ij
+        m_i = m_ij
+        offsetk_y += BLOCK_N
+        offsetv_y += BLOCK_N
+    return acc, l_i, m_i
+
+
+@triton.autotune(configs=attention_configs(), key=["N_CTX", "HEAD_DIM", "STAGE"])
+@triton.jit
+def _attn_fwd(sm_scale, M, Z, H, q_ptr, k_ptr, v_ptr, o_ptr, N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+              BLOCK_N: tl.constexpr, STAGE: tl.constexpr):
+    tl.static_assert(BLOCK_N <= HEAD_DIM)
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+    y_dim = Z * H * N_CTX
+    desc_q = tl.make_tensor_descriptor(q_ptr, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1], block_shape=[BLOCK_M, HEAD_DIM])
+    desc_k = tl.make_tensor_descriptor(k_ptr, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1], block_shape=[BLOCK_N, HEAD_DIM])
+    desc_v = tl.make_tensor_descriptor(v_ptr, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1], block_shape=[BLOCK_N, HEAD_DIM])
+    desc_o = tl.make_tensor_descriptor(o_ptr, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1], block_shape=[BLOCK_M, HEAD_DIM])
+    offset_y = off_z * (N_CTX * H) + off_h * N_CTX
+    qo_offset_y = offset_y + start_m * BLOCK_M
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    q = desc_q.load([qo_offset_y, 0])
+    if STAGE & 1:
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, desc_k, desc_v, offset_y, start_m, qk_scale, BLOCK_M, HEAD_DIM,
+                                        BLOCK_N, 4 - STAGE, offs_m, offs_n, N_CTX)
+    if STAGE & 2:
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, desc_k, desc_v, offset_y, start_m, qk_scale, BLOCK_M, HEAD_DIM,
+                                        BLOCK_N, 2, offs_m, offs_n, N_CTX)
+    m_i += tl.math.log2(l_i)
+    acc = acc / l_i[:, None]
+    tl.store(M + off_hz * N_CTX + offs_m, m_i)
+    desc_o.store([qo_offset_y, 0], acc.to(tl.float16))
+
+
 # ---------------------------------------------------------------- tl through ctypes
 
 
@@ -192,6 +270,13 @@ class TlKernels:
         N = b.shape[1]
         ints = [M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), num_sms]
         self._call("tl_tutorials_matmul_persistent", self._p(a), self._p(b), self._p(c), *[ctypes.c_int(v) for v in ints])
+
+
+    def attention(self, q, k, v, o, m, sm_scale, causal):
+        Z, H, n_ctx, d = q.shape
+        self._call("tl_tutorials_attention_fwd", ctypes.c_float(sm_scale), self._p(m), ctypes.c_int(Z), ctypes.c_int(H),
+                   self._p(q), self._p(k), self._p(v), self._p(o), ctypes.c_int(n_ctx), ctypes.c_int(d),
+                   ctypes.c_int(1 if causal else 0))
 
 
 # ---------------------------------------------------------------- cases
@@ -282,6 +367,29 @@ def case_persistent(tlk, M, N, K, sms):
                 torch=bench(lambda: torch.matmul(a, b)), amount=2 * M * N * K / 1e12, unit="TFLOP/s")
 
 
+def case_attention(tlk, Z, H, n_ctx, d, causal):
+    shape = (Z, H, n_ctx, d)
+    q, k, v = (torch.randn(shape, device="cuda", dtype=torch.float16) * 0.5 for _ in range(3))
+    sm_scale = 1.0 / math.sqrt(d)
+    o_tl = torch.full_like(q, float("nan"))
+    o_tr = torch.full_like(q, float("nan"))
+    m_tl = torch.empty((Z, H, n_ctx), device="cuda", dtype=torch.float32)
+    m_tr = torch.empty_like(m_tl)
+    stage = 3 if causal else 1
+    grid = lambda META: (triton.cdiv(n_ctx, META["BLOCK_M"]), Z * H, 1)
+    run_tr = lambda: _attn_fwd[grid](sm_scale, m_tr, Z, H, q, k, v, o_tr, n_ctx, HEAD_DIM=d, STAGE=stage)
+    tlk.attention(q, k, v, o_tl, m_tl, sm_scale, causal)
+    run_tr()
+    want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+    check("tl attention", o_tl, want, 1e-2, 1e-2)
+    check("Triton attention", o_tr, want, 1e-2, 1e-2)
+    flops = 4 * Z * H * n_ctx * n_ctx * d * (0.5 if causal else 1.0)
+    return dict(tl=bench(lambda: tlk.attention(q, k, v, o_tl, m_tl, sm_scale, causal)), triton=bench(run_tr),
+                torch=bench(lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                                                      scale=sm_scale)),
+                amount=flops / 1e12, unit="TFLOP/s")
+
+
 def copy_bandwidth():
     n = (1 << 30) // 4
     src = torch.rand(n, device="cuda")
@@ -295,7 +403,8 @@ def copy_bandwidth():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lib", required=True, help="libtl_tutorial_kernels.so")
-    ap.add_argument("--only", default="add,softmax,matmul,persistent", help="comma-separated: add, softmax, matmul, persistent")
+    ap.add_argument("--only", default="add,softmax,matmul,persistent,attention",
+                    help="comma-separated: add, softmax, matmul, persistent, attention")
     ap.add_argument("--out", default=".", help="directory for tutorials-vs-triton.csv and .svg")
     ap.add_argument("--quick", action="store_true", help="one size per tutorial")
     args = ap.parse_args()
@@ -326,6 +435,15 @@ def main():
         for m, n, k in ([(8192, 8192, 512)] if args.quick else [(8192, 8192, 512), (4096, 4096, 4096)]):
             cases.append(("09 persistent matmul fp16", f"{m} x {n} x {k}",
                           lambda m=m, n=n, k=k: case_persistent(tlk, m, n, k, sms)))
+
+    if "attention" in only:
+        # Triton's in-kernel descriptors take their scratch from this allocator.
+        triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+        shapes = [(4, 32, 4096, 64), (1, 16, 16384, 128)] if not args.quick else [(4, 32, 4096, 64)]
+        for z, h, n, d in shapes:
+            for causal in (False, True):
+                cases.append((f"06 attention fwd fp16{' causal' if causal else ''}", f"{z}x{h}x{n}, d {d}",
+                              lambda z=z, h=h, n=n, d=d, c=causal: case_attention(tlk, z, h, n, d, c)))
 
     rows = []
     for name, size, run in cases:
