@@ -16,8 +16,10 @@ template <int BM, int BN, rows_form F>
 TL_KERNEL void rows_k(tl::ptr<const float> x, tl::ptr<float> z, int M, int N, int stride_m, int stride_n) {
   auto raw = tl::program_id(0) * BM + tl::arange<0, BM>();
   auto cols = tl::program_id(1) * BN + tl::arange<0, BN>();
-  auto load_at = [&](auto rows) {
-    return tl::load(x + (rows(_, None) * stride_m + cols(None, _) * stride_n), cols(None, _) < N);
+  auto load_at = [&](auto rows) {  // plain rows past M are masked off; wrapped and clamped ones stay inside
+    auto mask = cols(None, _) < N;
+    if constexpr (F == rows_form::plain) return tl::load(x + (rows(_, None) * stride_m + cols(None, _) * stride_n), mask & (rows(_, None) < M));
+    else return tl::load(x + (rows(_, None) * stride_m + cols(None, _) * stride_n), mask);
   };
   auto block = [&] {
     if constexpr (F == rows_form::wrapped) return load_at(raw % M);
