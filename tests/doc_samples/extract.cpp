@@ -17,7 +17,7 @@ bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p,
 
 // Does this line, at column 0, open a definition that belongs at namespace scope?
 bool opens_definition(const std::string& line) {
-  for (const char* p : {"template <", "template<", "TL_KERNEL ", "struct ", "using ", "namespace ", "constexpr ", "void ",
+  for (const char* p : {"template <", "template<", "TL_KERNEL ", "struct ", "enum ", "using ", "namespace ", "constexpr ", "void ",
                         "inline ", "TL_AUTOTUNE_UNIT("})
     if (starts_with(line, p)) return true;
   return false;
