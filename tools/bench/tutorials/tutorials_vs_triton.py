@@ -309,13 +309,19 @@ def case_add(tlk, n):
                 torch=bench(lambda: torch.add(x, y, out=want)), amount=gb, unit="GB/s")
 
 
-def case_softmax(tlk, rows, cols, sms):
+def case_softmax(tlk, rows, cols, sms, tl_programs_per_sm):
     x = torch.randn(rows, cols, device="cuda")
     out_tl = torch.full_like(x, float("nan"))
     out_tr = torch.full_like(x, float("nan"))
     block = triton.next_power_of_2(cols)
     programs = min(rows, sms * 8)
-    tlk.softmax(out_tl, x, programs)
+    # tl's grid: a program per row up to 4096 columns (the scheduler overlaps the programs' rows),
+    # else a persistent grid (faster for wide rows); --softmax-programs-per-sm overrides it.
+    if tl_programs_per_sm < 0:
+        tl_programs = rows if block <= 4096 else min(rows, sms * 8)
+    else:
+        tl_programs = rows if tl_programs_per_sm == 0 else min(rows, sms * tl_programs_per_sm)
+    tlk.softmax(out_tl, x, tl_programs)
     run_tr = lambda: softmax_kernel[(programs, 1, 1)](out_tr, x, x.stride(0), out_tr.stride(0), rows, cols, BLOCK_SIZE=block,
                                                        num_stages=2, num_warps=8)
     run_tr()
@@ -323,7 +329,7 @@ def case_softmax(tlk, rows, cols, sms):
     check("tl softmax", out_tl, want, 1e-6, 1e-4)
     check("Triton softmax", out_tr, want, 1e-6, 1e-4)
     gb = 2 * rows * cols * 4 / 1e9
-    return dict(tl=bench(lambda: tlk.softmax(out_tl, x, programs)), triton=bench(run_tr),
+    return dict(tl=bench(lambda: tlk.softmax(out_tl, x, tl_programs)), triton=bench(run_tr),
                 torch=bench(lambda: torch.softmax(x, dim=1)), amount=gb, unit="GB/s")
 
 
@@ -407,6 +413,9 @@ def main():
                     help="comma-separated: add, softmax, matmul, persistent, attention")
     ap.add_argument("--out", default=".", help="directory for tutorials-vs-triton.csv and .svg")
     ap.add_argument("--quick", action="store_true", help="one size per tutorial")
+    ap.add_argument("--softmax-programs-per-sm", type=int, default=-1,
+                    help="tl's softmax grid: this many programs per SM (0: one per row; -1: one per row up to "
+                         "4096 columns, else 8 per SM); Triton's is 8 per SM")
     args = ap.parse_args()
     only = set(args.only.split(","))
     tlk = TlKernels(args.lib)
@@ -422,7 +431,7 @@ def main():
             cases.append(("01 vector add f32", f"n=2^{int(math.log2(n))}", lambda n=n: case_add(tlk, n)))
     if "softmax" in only:
         for cols in ([4096] if args.quick else [1024, 4096, 12672]):
-            cases.append(("02 softmax f32", f"4096 x {cols}", lambda c=cols: case_softmax(tlk, 4096, c, sms)))
+            cases.append(("02 softmax f32", f"4096 x {cols}", lambda c=cols: case_softmax(tlk, 4096, c, sms, args.softmax_programs_per_sm)))
     if "matmul" in only:
         sizes = [4096] if args.quick else [1024, 4096, 8192]
         for s in sizes:
