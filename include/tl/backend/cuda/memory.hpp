@@ -146,6 +146,14 @@ inline constexpr bool affine_access_v = !TL_DEVICE_CHECKS && V > 1 && sizeof(T) 
                                         !layout<S>::replicated && S::rank > 0 && S::dim(S::rank - 1) % V == 0 &&
                                         last_axis_stride<EP>() != 0 && affine_ptr_v<EP> && convex_mask_v<EM>;
 
+// The pointer at c where no wrap acts (affine_setup's corners check it), without the divisions.
+// (A function, not a lambda: a lambda here was not always inlined.)
+template <class S, class EP>
+__device__ __forceinline__ value_of_t<EP> affine_pointer_at(const EP& ptrs, const coord<S::rank>& c) {
+  if constexpr (has_wrap_v<EP>) return unwrapped_at(ptrs, operand_coord<S, EP>(c));
+  else return operand_at<S, order::any>(ptrs, c, -1);
+}
+
 // The origin pointer and the strides (elements per step along each axis); true when the whole
 // block is masked in, the last axis steps by one element, every chunk of V elements is aligned
 // to V elements, and no wrap of the offsets (x % m) wraps inside the block.
@@ -153,19 +161,14 @@ template <class S, int V, class EP, class EM, class P>
 __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& origin, std::int64_t (&stride)[S::rank]) {
   using T = typename P::element_type;
   coord<S::rank> c{};
-  // The pointers where no wrap wraps (the corners below check it), without the divisions.
-  auto pointer_at = [&](const coord<S::rank>& x) {
-    if constexpr (has_wrap_v<EP>) return unwrapped_at(ptrs, operand_coord<S, EP>(x));
-    else return operand_at<S, order::any>(ptrs, x, -1);
-  };
-  origin = pointer_at(c);
+  origin = affine_pointer_at<S>(ptrs, c);
   bool ok = reinterpret_cast<std::uintptr_t>(origin.get()) % (sizeof(T) * V) == 0;
   TL_UNROLL
   for (int d = 0; d < S::rank; ++d) {
     stride[d] = 0;
     if (S::dim(d) == 1) continue;
     c[d] = 1;
-    stride[d] = pointer_at(c).offset - origin.offset;
+    stride[d] = affine_pointer_at<S>(ptrs, c).offset - origin.offset;
     c[d] = 0;
     if (d < S::rank - 1) ok = ok && stride[d] % V == 0;
   }
@@ -178,8 +181,13 @@ __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& 
       c[d] = (m >> d) & 1 ? S::dim(d) - 1 : 0;
       corner = corner && !((m >> d) & 1 && S::dim(d) == 1);
     }
-    if (corner) ok = ok && convert<bool>(operand_at<S, order::any>(mask, c, -1)) && 
-                            wraps_hold(ptrs, operand_coord<S, EP>(c)) && wraps_hold(mask, operand_coord<S, EM>(c));
+    if (corner) {
+      ok = ok && convert<bool>(operand_at<S, order::any>(mask, c, -1));
+      // Only where there are wraps: the extra terms, even folded to true, changed ptxas' register
+      // allocation (a tf32 dot kernel lost a program per multiprocessor).
+      if constexpr (has_wrap_v<EP>) ok = ok && wraps_hold(ptrs, operand_coord<S, EP>(c));
+      if constexpr (has_wrap_v<EM>) ok = ok && wraps_hold(mask, operand_coord<S, EM>(c));
+    }
   }
   return ok;
 }
