@@ -3,6 +3,7 @@
 //   6            non-causal, HEAD_DIM 64
 //   6/causal     causal, HEAD_DIM 64
 //   6/hd128      non-causal, HEAD_DIM 128
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -16,10 +17,12 @@ constexpr const char* constexpr_names[] = {"B0", "B1", "B_MID"};
 using blocks_64 = puzzles::configs<puzzles::cfg<64, 32, 64>, puzzles::cfg<64, 64, 64>>;
 using blocks_128 = puzzles::configs<puzzles::cfg<64, 16, 128>>;
 
-// o = softmax(q k^T sm_scale, causal or not) v per (z, h), in double.
+// o = softmax(q k^T sm_scale, causal or not) v per (z, h), in double; lse[i] = log2 of the sum
+// of exp(s) over row i's scores (what the kernel keeps in M for a backward pass).
 std::vector<double> attention_spec(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
-                                   int ZH, int n, int d, double sm_scale, bool causal) {
+                                   int ZH, int n, int d, double sm_scale, bool causal, std::vector<double>& lse) {
   std::vector<double> o(std::size_t(ZH) * n * d, 0.0), s(static_cast<std::size_t>(n));
+  lse.assign(std::size_t(ZH) * n, 0.0);
   for (int b = 0; b < ZH; ++b) {
     const std::size_t base = std::size_t(b) * n * d;
     for (int i = 0; i < n; ++i) {
@@ -32,6 +35,7 @@ std::vector<double> attention_spec(const std::vector<float>& q, const std::vecto
         m = std::max(m, s[std::size_t(j)]);
       }
       for (int j = 0; j <= last; ++j) sum += std::exp(s[std::size_t(j)] - m);
+      lse[std::size_t(b) * n + i] = (m + std::log(sum)) / std::log(2.0);
       for (int j = 0; j <= last; ++j) {
         const double p = std::exp(s[std::size_t(j)] - m) / sum;
         for (int c = 0; c < d; ++c) o[base + std::size_t(i) * d + c] += p * double(v[base + std::size_t(j) * d + c]);
@@ -94,8 +98,14 @@ puzzle attention_tutorial(std::string id, std::string title, int head_dim) {
       std::vector<float> yours(n);
       for (std::size_t i = 0; i < n; ++i) yours[i] = float(o[i]);
       // fp16 probabilities times fp16 values, an fp16 output: a few fp16 ulps of the exact result
-      puzzles::compare(out, yours, attention_spec(qf, kf, vf, Z * H, N_CTX, HD, sm_scale, Stage == 3),
-                       {Z * H * N_CTX, HD}, 4e-3, 1e-2);
+      std::vector<double> lse;
+      const auto spec = attention_spec(qf, kf, vf, Z * H, N_CTX, HD, sm_scale, Stage == 3, lse);
+      puzzles::compare(out, yours, spec, {Z * H * N_CTX, HD}, 4e-3, 1e-2);
+      // M, the second output: each mismatch counts against the outcome too (the map shows o).
+      outcome m_check;
+      puzzles::compare(m_check, M, lse, {Z * H, N_CTX}, 1e-4, 1e-4);
+      out.mismatches += m_check.mismatches;
+      out.max_abs_error = std::max(out.max_abs_error, m_check.max_abs_error);
       return out;
     });
   };
