@@ -68,3 +68,46 @@ TEST_CASE("affine pointers and convex masks", "[axis_info]") {
   CHECK_FALSE(convex(~(rows < 2)));
   CHECK_FALSE(convex(tl::load(tl::ptr<int>(idx) + rows) < m));
 }
+
+TEST_CASE("wrapped and clamped offsets are affine where no wrap acts, which the corners decide", "[axis_info]") {
+  using tl::detail::has_wrap_v;
+  using tl::detail::unwrapped_at;
+  using tl::detail::wraps_hold;
+  const int M = 20;
+  for (int pid = 0; pid < 3; ++pid) {
+    auto wrapped = (pid * 8 + tl::arange<0, 8>()) % M;                    // rows 0..7, 8..15, 16..23 -> wraps at 20
+    auto clamped = tl::where(pid * 8 + tl::arange<0, 8>() < M, pid * 8 + tl::arange<0, 8>(), 0);
+    STATIC_REQUIRE(affine(wrapped));
+    STATIC_REQUIRE(affine(clamped));
+    STATIC_REQUIRE(has_wrap_v<decltype(wrapped)>);
+    STATIC_REQUIRE(has_wrap_v<decltype(clamped)>);
+    const bool inside = pid * 8 + 7 < M;
+    // Corners 0 and 7 decide for the whole block (affine inner offsets).
+    CHECK((wraps_hold(wrapped, {0}) && wraps_hold(wrapped, {7})) == inside);
+    CHECK((wraps_hold(clamped, {0}) && wraps_hold(clamped, {7})) == inside);
+    for (int i = 0; i < 8; ++i) {
+      CHECK(unwrapped_at(wrapped, {i}) == pid * 8 + i);  // the wrap taken as the identity
+      CHECK(unwrapped_at(clamped, {i}) == pid * 8 + i);
+      if (inside) CHECK(unwrapped_at(wrapped, {i}) == wrapped.at({i}));
+    }
+  }
+  // In a 2-D pointer block, through None-axes and a run-time stride.
+  std::vector<float> x(64);
+  tl::ptr<float> p(x, "x");
+  const int stride_m = 8;
+  auto rows = (1 * 4 + tl::arange<0, 4>()) % 6;  // 4..7 wraps at 6
+  auto ptrs = p + (rows(_, None) * stride_m + tl::arange<0, 8>()(None, _));
+  STATIC_REQUIRE(affine_ptr(ptrs));
+  STATIC_REQUIRE(stride(ptrs) == 1);
+  CHECK(wraps_hold(ptrs, {0, 0}));
+  CHECK_FALSE(wraps_hold(ptrs, {3, 7}));  // row 7 % 6: the wrap acts at the far corner
+  CHECK(unwrapped_at(ptrs, {3, 7}).offset == 7 * 8 + 7);
+  // Plain offsets have no wraps, and a uniform % is not one.
+  auto plain = 3 + tl::arange<0, 8>();
+  STATIC_REQUIRE_FALSE(has_wrap_v<decltype(plain)>);
+  auto uniform_mod = tl::arange<0, 8>() + tl::detail::scalar_expr<int, true>{{}, 17} % M;
+  STATIC_REQUIRE_FALSE(has_wrap_v<decltype(uniform_mod)>);
+  // A wrap of a non-affine operand is not affine: nothing to check at run time.
+  auto squared = (tl::arange<0, 8>() * tl::arange<0, 8>()) % M;
+  STATIC_REQUIRE_FALSE(affine(squared));
+}
