@@ -22,7 +22,7 @@ Mat to_matrix(const E& e, int rows, int cols, int batch = 0) {
 double tf32_value(float x) { return double(detail::round_to_tf32(x)); }
 }  // namespace
 
-TEMPLATE_TEST_CASE("dot of 2-D blocks matches Eigen", "[dot]", fp16, bf16, double) {
+TEMPLATE_TEST_CASE("dot of 2-D blocks matches Eigen", "[dot]", fp16, bf16, fp8e4nv, fp8e5, double) {
   auto a = random_block<TestType, 32, 16>(-1, 1);
   auto b = random_block<TestType, 16, 48>(-1, 1);
   auto acc = random_block<typename detail::dot_acc<TestType>::type, 32, 48>(-1, 1);

@@ -165,3 +165,112 @@ TEST_CASE("conversions: float to integer truncates and saturates, NaN gives 0", 
   REQUIRE(float(convert<fp16>(1e-30)) == 0.0f);
   REQUIRE(std::isinf(float(convert<fp16>(1e300))));
 }
+
+// fp8: decoding from the formats' definitions (in double), and encoding against a search for
+// the nearest value (ties to the even code) over every finite code.
+namespace {
+struct fp8_spec {
+  int e, m;
+  bool fn;
+  double decode(int b) const {  // NaN for NaN codes, +-inf where the format has them
+    const int bias = (1 << (e - 1)) - 1, ef = (b >> m) & ((1 << e) - 1), mf = b & ((1 << m) - 1);
+    const double s = (b & 0x80) ? -1.0 : 1.0;
+    if (ef == (1 << e) - 1 && (fn ? mf == (1 << m) - 1 : true))
+      return fn || mf != 0 ? std::numeric_limits<double>::quiet_NaN() : s * INFINITY;
+    if (ef == 0) return s * mf * std::ldexp(1.0, 1 - bias - m);
+    return s * (1 + mf * std::ldexp(1.0, -m)) * std::ldexp(1.0, ef - bias);
+  }
+  // The code nearest x (ties to an even code), saturating to the largest finite value.
+  int encode(double x) const {
+    if (x != x) return -1;  // NaN: any NaN code
+    int best = 0;
+    double best_d = INFINITY, max_finite = 0;
+    for (int b = 0; b < 256; ++b) {
+      const double v = decode(b);
+      if (v != v || std::isinf(v)) continue;
+      max_finite = std::max(max_finite, v);
+      const double d = std::fabs(v - x);
+      if (d < best_d || (d == best_d && (b & 1) == 0 && std::signbit(v) == std::signbit(x))) best = b, best_d = d;
+    }
+    if (std::fabs(x) >= max_finite) {
+      for (int b = 0; b < 256; ++b)
+        if (decode(b) == std::copysign(max_finite, x)) return b;
+    }
+    return best;
+  }
+};
+
+template <class T>
+void check_fp8(const fp8_spec& spec, const char* name) {
+  INFO(name);
+  for (int b = 0; b < 256; ++b) {
+    const double want = spec.decode(b);
+    const float got = float(T::from_bits(std::uint8_t(b)));
+    INFO("code " << b);
+    if (want != want) REQUIRE(got != got);
+    else REQUIRE(double(got) == want);
+    if (want == want && !std::isinf(want) && !(want == 0 && (b & 0x80))) REQUIRE(int(T(float(want)).bits) == b);
+  }
+  std::mt19937 g(11);
+  std::vector<float> xs = {0.0f, -0.0f, 1e-30f, -1e-30f, INFINITY, -INFINITY, 1e30f, -1e30f};
+  for (int b = 0; b < 255; ++b) {  // midpoints between neighbouring codes: the ties
+    const double lo = spec.decode(b), hi = spec.decode(b + 1);
+    if (lo == lo && hi == hi && !std::isinf(lo) && !std::isinf(hi) && (b & 0x7f) != 0x7f) xs.push_back(float((lo + hi) / 2));
+  }
+  std::uniform_real_distribution<double> expo(-20, 18);
+  for (int i = 0; i < 4000; ++i) xs.push_back(float((g() & 1 ? -1 : 1) * std::exp2(expo(g))));
+  for (float x : xs) {
+    INFO("x " << x);
+    const int want = spec.encode(double(x));
+    const int got = T(x).bits;
+    if (want < 0) REQUIRE(float(T::from_bits(std::uint8_t(got))) != float(T::from_bits(std::uint8_t(got))));
+    else if (spec.decode(want) == 0) REQUIRE(float(T::from_bits(std::uint8_t(got))) == 0.0f);  // +-0
+    else REQUIRE(got == want);
+  }
+  REQUIRE(float(T(std::numeric_limits<float>::quiet_NaN())) != float(T(std::numeric_limits<float>::quiet_NaN())));
+}
+}  // namespace
+
+TEST_CASE("fp8: float8e4nv and float8e5 decode by definition, round to nearest even and saturate", "[dtype][fp8]") {
+  check_fp8<fp8e4nv>({4, 3, true}, "float8e4nv");
+  check_fp8<fp8e5>({5, 2, false}, "float8e5");
+  REQUIRE(float(fp8e4nv(1000.0f)) == 448.0f);
+  REQUIRE(float(fp8e5(INFINITY)) == 57344.0f);
+  REQUIRE(float(fp8e5::from_bits(0x7c)) == INFINITY);
+}
+
+TEST_CASE("fp8 promotion: the same type stays, two fp8 types give float16, wider floats win", "[dtype][fp8]") {
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp8e4nv, false, fp8e4nv, false>, fp8e4nv>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp8e4nv, false, fp8e5, false>, fp16>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp8e4nv, false, fp8e4nv, false, true>, float>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp8e5, false, fp16, false>, fp16>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp8e5, false, bf16, false>, float>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp8e5, false, float, false>, float>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp8e5, false, float, true>, fp8e5>);  // a weak scalar
+  STATIC_REQUIRE(std::is_same_v<promote_t<fp8e5, false, float, true, true>, float>);
+  STATIC_REQUIRE(tl::detail::dtype_name<fp8e4nv>() == std::string_view("float8e4nv"));
+}
+
+template <class F8>
+TL_KERNEL void fp8_round_trip_k(tl::ptr<const float> x, tl::ptr<F8> q, tl::ptr<float> y, int n) {
+  auto i = tl::program_id(0) * 64 + tl::arange<0, 64>();
+  tl::store(q + i, tl::load(x + i, i < n).to(tl::dtype<F8>{}), i < n);
+  tl::store(y + i, tl::load(q + i, i < n) * 2 + 0.0f, i < n);  // fp8 * 2 (a weak scalar): fp8, rounded and saturated
+}
+
+TEMPLATE_TEST_CASE("fp8 buffers: .to(float8), store, load, arithmetic, .to(float32) in a kernel", "[dtype][fp8]", fp8e4nv,
+                   fp8e5) {
+  std::mt19937 g(3);
+  std::uniform_real_distribution<float> d(-300, 300);
+  const int n = 150;
+  std::vector<float> x(n), y(n, -1);
+  for (auto& v : x) v = d(g);
+  std::vector<TestType> q(n);
+  REQUIRE(tl::launch<fp8_round_trip_k<TestType>>(tl::grid(3), tl::ptr(std::as_const(x), "x"), tl::ptr(q, "q"),
+                                                 tl::ptr(y, "y"), n)
+              .ok());
+  for (int i = 0; i < n; ++i) {
+    REQUIRE(q[std::size_t(i)].bits == TestType(x[std::size_t(i)]).bits);
+    REQUIRE(y[std::size_t(i)] == float(TestType(float(TestType(x[std::size_t(i)])) * 2)));
+  }
+}

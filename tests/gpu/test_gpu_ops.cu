@@ -135,3 +135,50 @@ TEST_CASE("float division: / within 2 ulp of the exact quotient, div_rn exact", 
   INFO(far << " quotients more than 2 ulp from exact");
   REQUIRE(far == 0);
 }
+
+// fp8 on the GPU: conversions, storage, arithmetic and a dot (the FMA lowering: fp8 has no
+// tensor-core path yet), each against the CPU backend.
+namespace {
+template <class F8>
+TL_KERNEL void fp8_ops_k(tl::ptr<const float> x, tl::ptr<F8> q, tl::ptr<float> y, int n) {
+  auto i = tl::program_id(0) * 128 + tl::arange<0, 128>();
+  tl::store(q + i, tl::load(x + i, i < n).to(tl::dtype<F8>{}), i < n);
+  tl::store(y + i, (tl::load(q + i, i < n) * 3 + 0.0f).to(tl::float32), i < n);
+}
+template <class F8>
+TL_KERNEL void fp8_dot_k(tl::ptr<const F8> a, tl::ptr<const F8> b, tl::ptr<float> c) {
+  auto r = tl::arange<0, 32>(), k = tl::arange<0, 32>(), col = tl::arange<0, 32>();
+  auto x = tl::load(a + (r(_, None) * 32 + k(None, _)));
+  auto y = tl::load(b + (k(_, None) * 32 + col(None, _)));
+  tl::store(c + (r(_, None) * 32 + col(None, _)), tl::dot(x, y));
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("fp8 conversions, arithmetic and dot agree with the CPU", "[gpu][fp8]", tl::fp8e4nv, tl::fp8e5) {
+  const int n = random_int(1, 1000);
+  auto x = random_values<float>(std::size_t(n), -500, 500);
+  x[0] = INFINITY;
+  if (n > 1) x[1] = std::nanf("");
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<TestType> q(static_cast<std::size_t>(n));
+    std::vector<float> y(std::size_t(n), -1);
+    tl::launch<fp8_ops_k<TestType>>(tl::grid(tl::cdiv(n, 128)), o, tl::ptr(x, "x"), tl::ptr(q, "q"), tl::ptr(y, "y"), n);
+    std::vector<float> bits(q.size());
+    for (std::size_t i = 0; i < q.size(); ++i) bits[i] = float(q[i].bits);
+    return std::pair{bits, y};
+  };
+  const auto [cpu_bits, cpu_y] = run(cpu);
+  const auto [gpu_bits, gpu_y] = run(cuda);
+  require_agree(cpu_bits, gpu_bits, 0, 0, "fp8 codes");
+  require_agree(cpu_y, gpu_y, 0, 0, "fp8 arithmetic");
+  std::vector<TestType> a(32 * 32), b(32 * 32);
+  for (auto& v : a) v = TestType(random_values<float>(1, -2, 2)[0]);
+  for (auto& v : b) v = TestType(random_values<float>(1, -2, 2)[0]);
+  auto dot_on = [&](const tl::launch_options& o) {
+    std::vector<float> c(32 * 32, std::nanf(""));
+    tl::launch<fp8_dot_k<TestType>>(tl::grid(1), o, tl::ptr(std::as_const(a), "a"), tl::ptr(std::as_const(b), "b"),
+                                    tl::ptr(c, "c"));
+    return c;
+  };
+  require_agree(dot_on(cpu), dot_on(cuda), 1e-5, 1e-5, "fp8 dot");
+}

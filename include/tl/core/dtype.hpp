@@ -70,7 +70,77 @@ TL_INLINE float round_to_tf32(float x) {
   return bit_cast<float>(u & 0xffffe000u);
 }
 
+// 8-bit floats of E exponent and M mantissa bits (bias 2^(E-1) - 1). Fn: no infinities, the
+// all-ones exponent is a normal binade and only S.1111.111 is NaN (float8e4nv, e4m3fn); else
+// IEEE-like (float8e5, e5m2). From float: round to nearest even, and values beyond the largest
+// finite one (infinities too) saturate to it, NaN stays NaN: what the GPU's cvt.rn.satfinite
+// gives, which Triton's .to(tl.float8e4nv / tl.float8e5) uses on Hopper.
+TL_INLINE float pow2f(int k) {  // 2^k for -126 <= k <= 127
+  return bit_cast<float>(static_cast<std::uint32_t>(k + 127) << 23);
+}
+template <int E, int M, bool Fn>
+struct fp8_format {
+  static constexpr int bias = (1 << (E - 1)) - 1;
+  static constexpr int emin = 1 - bias;  // the smallest normal exponent
+  static constexpr int emax_field = Fn ? (1 << E) - 1 : (1 << E) - 2;
+  static constexpr int max_mantissa = Fn ? (1 << M) - 2 : (1 << M) - 1;  // Fn: all ones is NaN
+  static constexpr std::uint8_t max_bits = static_cast<std::uint8_t>((emax_field << M) | max_mantissa);
+  static constexpr std::uint8_t nan_bits = Fn ? 0x7f : static_cast<std::uint8_t>((((1 << E) - 1) << M) | (1 << (M - 1)));
+};
+template <int E, int M, bool Fn>
+TL_INLINE float fp8_bits_to_float(std::uint8_t b) {
+  using F = fp8_format<E, M, Fn>;
+  const float sign = (b & 0x80u) ? -1.0f : 1.0f;
+  const int e = (b >> M) & ((1 << E) - 1), m = b & ((1 << M) - 1);
+  if (!Fn && e == (1 << E) - 1) return m == 0 ? sign * bit_cast<float>(0x7f800000u) : bit_cast<float>(0x7fc00000u);
+  if (Fn && e == (1 << E) - 1 && m == (1 << M) - 1) return bit_cast<float>(0x7fc00000u);
+  if (e == 0) return sign * float(m) * pow2f(F::emin - M);
+  return sign * (1.0f + float(m) * pow2f(-M)) * pow2f(e - F::bias);
+}
+template <int E, int M, bool Fn>
+TL_INLINE std::uint8_t float_to_fp8_bits(float f) {
+  using F = fp8_format<E, M, Fn>;
+  const std::uint32_t u = bit_cast<std::uint32_t>(f);
+  const std::uint8_t sign = static_cast<std::uint8_t>((u >> 24) & 0x80u);
+  const std::uint32_t a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return F::nan_bits;
+  const float x = bit_cast<float>(a);
+  const float max_finite = fp8_bits_to_float<E, M, Fn>(F::max_bits);
+  if (x >= max_finite) return static_cast<std::uint8_t>(sign | F::max_bits);  // saturate (infinity too)
+  // The spacing of representable values at x: 2^(exponent - M), never below the subnormals'.
+  const int ex = a >= 0x00800000u ? static_cast<int>(a >> 23) - 127 : -127;
+  const int quantum = (ex < F::emin ? F::emin : ex) - M;
+  const float y = x * pow2f(-quantum);  // exact: a power of two; y < 2^(M + 1)
+  float n = float(static_cast<std::uint32_t>(y));
+  const float frac = y - n;
+  if (frac > 0.5f || (frac == 0.5f && (static_cast<std::uint32_t>(n) & 1u))) n += 1.0f;
+  const float r = n * pow2f(quantum);  // x rounded; at most max_finite (checked above, and the
+                                       // rounding of a value below it cannot pass it)
+  if (r >= max_finite) return static_cast<std::uint8_t>(sign | F::max_bits);
+  if (r == 0.0f) return sign;
+  const std::uint32_t rb = bit_cast<std::uint32_t>(r);
+  const int er = static_cast<int>(rb >> 23) - 127;
+  if (er < F::emin) return static_cast<std::uint8_t>(sign | static_cast<std::uint32_t>(r * pow2f(M - F::emin)));
+  const std::uint32_t mant = (rb >> (23 - M)) & ((1u << M) - 1u);
+  return static_cast<std::uint8_t>(sign | (static_cast<std::uint32_t>(er + F::bias) << M) | mant);
+}
+
 }  // namespace detail
+
+// 8-bit floats (Triton's tl.float8e4nv and tl.float8e5). Storage only, as the 16-bit ones:
+// arithmetic happens in float, each result rounded back.
+template <int E, int M, bool Fn>
+struct fp8 {
+  std::uint8_t bits = 0;
+  fp8() = default;
+  TL_INLINE explicit fp8(float f) : bits(detail::float_to_fp8_bits<E, M, Fn>(f)) {}
+  TL_INLINE explicit fp8(double d) : fp8(static_cast<float>(d)) {}
+  TL_INLINE explicit fp8(int i) : fp8(static_cast<float>(i)) {}
+  TL_INLINE operator float() const { return detail::fp8_bits_to_float<E, M, Fn>(bits); }
+  TL_HD static constexpr fp8 from_bits(std::uint8_t b) { fp8 h; h.bits = b; return h; }
+};
+using fp8e4nv = fp8<4, 3, true>;  // e4m3fn: max 448, no infinities
+using fp8e5 = fp8<5, 2, false>;   // e5m2: max 57344, infinities
 
 // 16-bit floats. Storage only: arithmetic happens in float, each result rounded back,
 // which gives the correctly rounded half result for + - * / sqrt.
@@ -130,6 +200,8 @@ inline constexpr dtype<std::uint32_t> uint32{};
 inline constexpr dtype<std::uint64_t> uint64{};
 inline constexpr dtype<fp16> float16{};
 inline constexpr dtype<bf16> bfloat16{};
+inline constexpr dtype<fp8e4nv> float8e4nv{};
+inline constexpr dtype<fp8e5> float8e5{};
 inline constexpr dtype<float> float32{};
 inline constexpr dtype<double> float64{};
 
@@ -145,7 +217,7 @@ inline constexpr bool is_element_v =
     std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint8_t> ||
     std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::uint32_t> ||
     std::is_same_v<T, std::uint64_t> || std::is_same_v<T, fp16> || std::is_same_v<T, bf16> ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
+    std::is_same_v<T, fp8e4nv> || std::is_same_v<T, fp8e5> || std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 template <class T>
 struct is_ptr : std::false_type {};
@@ -155,8 +227,12 @@ template <class T>
 inline constexpr bool is_ptr_v = is_ptr<T>::value;
 
 template <class T>
-inline constexpr bool is_float_v =
-    std::is_same_v<T, fp16> || std::is_same_v<T, bf16> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+inline constexpr bool is_fp8_v = std::is_same_v<T, fp8e4nv> || std::is_same_v<T, fp8e5>;
+// The floats narrower than float32: stored, computed in float.
+template <class T>
+inline constexpr bool is_small_float_v = std::is_same_v<T, fp16> || std::is_same_v<T, bf16> || is_fp8_v<T>;
+template <class T>
+inline constexpr bool is_float_v = is_small_float_v<T> || std::is_same_v<T, float> || std::is_same_v<T, double>;
 template <class T>
 inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 template <class T>
@@ -183,6 +259,10 @@ struct compute<fp16> {
 };
 template <>
 struct compute<bf16> {
+  using type = float;
+};
+template <int E, int M, bool Fn>
+struct compute<fp8<E, M, Fn>> {
   using type = float;
 };
 template <class T>
@@ -245,13 +325,19 @@ struct tensor_promote {
   static constexpr bool both_bf16 = std::is_same_v<A, bf16> && std::is_same_v<B, bf16>;
   using int_type = typename std::conditional_t<is_float_v<A> || is_float_v<B>, std::type_identity<int>,
                                                int_promote<A, B>>::type;
+  // fp8 (after the wider floats): the same fp8 type stays (float32 for / and %), two different
+  // ones give float16; with an integer tensor (which Triton rejects) float32.
+  static constexpr bool any_fp8 = is_fp8_v<A> || is_fp8_v<B>;
+  using fp8_type = std::conditional_t<std::is_same_v<A, B> && !DivOrMod, A,
+                                      std::conditional_t<is_fp8_v<A> && is_fp8_v<B> && !DivOrMod, fp16, float>>;
   using type = std::conditional_t<
       any_f64, double,
       std::conditional_t<
           any_f32, float,
           std::conditional_t<
               any_f16, std::conditional_t<DivOrMod, float, fp16>,
-              std::conditional_t<any_bf16, std::conditional_t<(DivOrMod || !both_bf16), float, bf16>, int_type>>>>;
+              std::conditional_t<any_bf16, std::conditional_t<(DivOrMod || !both_bf16), float, bf16>,
+                                 std::conditional_t<any_fp8, fp8_type, int_type>>>>>;
 };
 
 // Promotion with weak scalars (Triton's step 0): a weak operand whose kind is not above
@@ -263,7 +349,7 @@ struct promote_impl {
 template <class A, class B, bool DivOrMod>
 struct promote_impl<A, true, B, false, DivOrMod> {
   using wide = typename tensor_promote<typename weak_dtype<A>::type, B, DivOrMod>::type;
-  using kept = std::conditional_t<DivOrMod && (std::is_same_v<B, fp16> || std::is_same_v<B, bf16>), float, B>;
+  using kept = std::conditional_t<DivOrMod && is_small_float_v<B>, float, B>;
   using type = std::conditional_t<(int(kind_of<A>()) <= int(kind_of<B>())), kept, wide>;
 };
 template <class A, class B, bool DivOrMod>
@@ -299,7 +385,7 @@ TL_INLINE To convert(const From& v) {
     return v;
   } else if constexpr (is_bool_v<To>) {
     return static_cast<compute_t<From>>(v) != compute_t<From>(0);
-  } else if constexpr (std::is_same_v<To, fp16> || std::is_same_v<To, bf16>) {
+  } else if constexpr (is_small_float_v<To>) {
     if constexpr (std::is_same_v<From, double> || sizeof(From) == 8) return To(to_float_round_odd(static_cast<double>(v)));
     else return To(static_cast<float>(static_cast<compute_t<From>>(v)));
   } else if constexpr (is_int_v<To> && is_float_v<From>) {
@@ -327,6 +413,8 @@ constexpr const char* dtype_name() {
   else if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64";
   else if constexpr (std::is_same_v<T, fp16>) return "float16";
   else if constexpr (std::is_same_v<T, bf16>) return "bfloat16";
+  else if constexpr (std::is_same_v<T, fp8e4nv>) return "float8e4nv";
+  else if constexpr (std::is_same_v<T, fp8e5>) return "float8e5";
   else if constexpr (std::is_same_v<T, float>) return "float32";
   else if constexpr (std::is_same_v<T, double>) return "float64";
   else if constexpr (is_ptr_v<T>) return "pointer";

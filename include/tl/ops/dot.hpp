@@ -8,7 +8,8 @@
 // mantissa bits, the other 13 dropped (rounded toward zero: what the tensor cores do with the
 // float32 bits Triton hands them), products accumulate in float32.
 // The CPU backend computes exactly that, so a kernel's numbers on the CPU are the GPU's
-// numbers up to summation order. fp16/bf16 multiply exactly and accumulate in float32;
+// numbers up to summation order. fp16/bf16 (and fp8: float8e4nv, float8e5) multiply exactly and
+// accumulate in float32;
 // int8 accumulates in int32. The lowerings: backend/cpu/dot.hpp, backend/cuda/dot.hpp.
 #pragma once
 
@@ -46,7 +47,7 @@ struct dot_result<void, T> {
 };
 
 template <class T>
-inline constexpr bool dot_type_ok_v = std::is_same_v<T, fp16> || std::is_same_v<T, bf16> ||
+inline constexpr bool dot_type_ok_v = std::is_same_v<T, fp16> || std::is_same_v<T, bf16> || is_fp8_v<T> ||
                                       std::is_same_v<T, float> || std::is_same_v<T, double> ||
                                       std::is_same_v<T, std::int8_t>;
 

@@ -46,7 +46,7 @@ template <class T>
 void print_value(text& o, const T& v) {
   if constexpr (is_bool_v<T>) o << (v ? "true" : "false");
   else if constexpr (is_ptr_v<T>) o << (v.name ? v.name : "ptr") << '+' << v.offset;
-  else if constexpr (std::is_same_v<T, fp16> || std::is_same_v<T, bf16>) o << static_cast<float>(v);
+  else if constexpr (is_small_float_v<T>) o << static_cast<float>(v);
   else if constexpr (sizeof(T) == 1) o << static_cast<int>(v);
   else o << v;
 }

@@ -21,7 +21,7 @@ template <class T>
 __device__ void print_value(const T& v) {
   if constexpr (is_bool_v<T>) printf("%s", v ? "true" : "false");
   else if constexpr (is_ptr_v<T>) printf("ptr+%lld", (long long)v.offset);
-  else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, fp16> || std::is_same_v<T, bf16>)
+  else if constexpr (std::is_floating_point_v<T> || is_small_float_v<T>)
     printf("%g", double(static_cast<compute_t<T>>(v)));
   else if constexpr (std::is_signed_v<T>) printf("%lld", (long long)v);
   else printf("%llu", (unsigned long long)v);
