@@ -44,7 +44,7 @@ step() {  # step NAME COMMAND...: runs it, records pass/fail and the time
 
 step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_CUDA=ON -DTL_WERROR=ON \
   -DCMAKE_CUDA_ARCHITECTURES="$archs" "${prefix[@]}"
-step build cmake --build "$build" -j "$(nproc)"
+step build cmake --build "$build" -j "$(nproc)" --target all tl_tutorial_kernels
 if [ $status -ne 0 ]; then printf '%s\n' "${summary[@]}"; exit 1; fi
 puzzles=$build/tools/tl-puzzles
 out=${TL_OUT:-$build}
