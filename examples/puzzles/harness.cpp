@@ -111,7 +111,6 @@ int random_int(rng& g, int lo, int hi) { return std::uniform_int_distribution<in
 
 sizes random_sizes_2d(const constexprs&, rng& g) { return sizes{.N0 = random_int(g, 1, 300), .N1 = random_int(g, 1, 300)}; }
 
-std::vector<float> poisoned(std::size_t n) { return std::vector<float>(n, std::numeric_limits<float>::quiet_NaN()); }
 
 void compare(outcome& o, const std::vector<float>& yours, const std::vector<double>& spec, std::vector<int> shape,
              double atol, double rtol) {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <span>
@@ -89,7 +90,11 @@ std::vector<const puzzle*> find(const std::vector<puzzle>& in, const std::string
 using rng = std::mt19937_64;
 std::vector<float> random_floats(std::size_t n, rng& g);                 // uniform in [-0.5, 0.5)
 std::vector<int> random_ints(std::size_t n, rng& g, int lo, int hi);     // uniform in [lo, hi)
-std::vector<float> poisoned(std::size_t n);                               // NaN, so a missing store fails
+// NaN (of any float element type), so a missing store fails.
+template <class T = float>
+std::vector<T> poisoned(std::size_t n) {
+  return std::vector<T>(n, T(std::numeric_limits<float>::quiet_NaN()));
+}
 int random_int(rng& g, int lo, int hi);                                  // uniform in [lo, hi]
 
 // z[j * x.size() + i] = f(x[i], y[j]) in double: the spec of the outer-product puzzles (3, 4, 5).

@@ -20,7 +20,7 @@ matmul_problem make_matmul(const request& r, b_layout bl) {
   for (int k = 0; k < p.K; ++k)
     for (int n = 0; n < p.N; ++n)
       p.b[std::size_t(k) * p.stride_bk + std::size_t(n) * p.stride_bn] = tl::fp16(p.b_values[std::size_t(k) * p.N + n]);
-  p.c = poisoned<tl::fp16>(std::size_t(p.M) * p.N);
+  p.c = puzzles::poisoned<tl::fp16>(std::size_t(p.M) * p.N);
   return p;
 }
 

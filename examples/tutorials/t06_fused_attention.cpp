@@ -88,7 +88,7 @@ puzzle attention_tutorial(std::string id, std::string title, int head_dim) {
         return h;
       };
       const auto q = as_fp16(qf), k = as_fp16(kf), v = as_fp16(vf);
-      auto o = poisoned<tl::fp16>(n);
+      auto o = puzzles::poisoned<tl::fp16>(n);
       auto M = puzzles::poisoned(std::size_t(Z) * H * N_CTX);
       const float sm_scale = 0.5f;
       outcome out;

@@ -21,10 +21,4 @@ using puzzles::request;
 using puzzles::rng;
 using puzzles::sizes;
 
-// NaN in any element type the tutorials store (a missing store fails the check).
-template <class T>
-std::vector<T> poisoned(std::size_t n) {
-  return std::vector<T>(n, T(std::numeric_limits<float>::quiet_NaN()));
-}
-
 }  // namespace tutorials

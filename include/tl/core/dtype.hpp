@@ -210,14 +210,21 @@ struct ptr;  // core/ptr.hpp
 
 namespace detail {
 
+template <class T>
+inline constexpr bool is_fp8_v = std::is_same_v<T, fp8e4nv> || std::is_same_v<T, fp8e5>;
+// The floats narrower than float32: stored, computed in float.
+template <class T>
+inline constexpr bool is_small_float_v = std::is_same_v<T, fp16> || std::is_same_v<T, bf16> || is_fp8_v<T>;
+template <class T>
+inline constexpr bool is_float_v = is_small_float_v<T> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+
 // The element types a block may hold.
 template <class T>
 inline constexpr bool is_element_v =
     std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
     std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint8_t> ||
-    std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::uint32_t> ||
-    std::is_same_v<T, std::uint64_t> || std::is_same_v<T, fp16> || std::is_same_v<T, bf16> ||
-    std::is_same_v<T, fp8e4nv> || std::is_same_v<T, fp8e5> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+    std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
+    is_float_v<T>;
 
 template <class T>
 struct is_ptr : std::false_type {};
@@ -226,13 +233,6 @@ struct is_ptr<ptr<T>> : std::true_type {};
 template <class T>
 inline constexpr bool is_ptr_v = is_ptr<T>::value;
 
-template <class T>
-inline constexpr bool is_fp8_v = std::is_same_v<T, fp8e4nv> || std::is_same_v<T, fp8e5>;
-// The floats narrower than float32: stored, computed in float.
-template <class T>
-inline constexpr bool is_small_float_v = std::is_same_v<T, fp16> || std::is_same_v<T, bf16> || is_fp8_v<T>;
-template <class T>
-inline constexpr bool is_float_v = is_small_float_v<T> || std::is_same_v<T, float> || std::is_same_v<T, double>;
 template <class T>
 inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 template <class T>

@@ -47,8 +47,7 @@ struct dot_result<void, T> {
 };
 
 template <class T>
-inline constexpr bool dot_type_ok_v = std::is_same_v<T, fp16> || std::is_same_v<T, bf16> || is_fp8_v<T> ||
-                                      std::is_same_v<T, float> || std::is_same_v<T, double> ||
+inline constexpr bool dot_type_ok_v = is_small_float_v<T> || std::is_same_v<T, float> || std::is_same_v<T, double> ||
                                       std::is_same_v<T, std::int8_t>;
 
 template <class SA, class SB>

@@ -1,5 +1,5 @@
-// Tutorial 02 (8 warps a program, as the tutorial launches it: a row of up to 16384 float32
-// is 64 registers a thread).
+// Tutorial 02 (8 warps a program, as the tutorial launches it: a wide row spreads over twice
+// the threads of a 4-warp program).
 #include <stdexcept>
 
 #include "../../../examples/tutorials/t02_fused_softmax.hpp"
