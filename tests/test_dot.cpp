@@ -77,6 +77,38 @@ TEST_CASE("int8 dot accumulates exactly in int32", "[dot]") {
   REQUIRE(to_matrix(got, 16, 16) == to_matrix(a, 16, 64) * to_matrix(b, 64, 16));
 }
 
+TEMPLATE_TEST_CASE("out_dtype float16 rounds the float32 result once", "[dot]", fp16, bf16, fp8e4nv) {
+  auto a = random_block<TestType, 32, 16>(-1, 1);
+  auto b = random_block<TestType, 16, 32>(-1, 1);
+  auto acc = random_block<fp16, 32, 32>(-1, 1);
+  const Mat ab = to_matrix(a, 32, 16) * to_matrix(b, 16, 32);
+  const auto got = dot(a, b, float16);
+  const auto got_acc = dot(a, b, acc, float16);
+  const auto got_lazy_acc = dot(a, b, (acc * 1.0f).to(float16), ieee, float16);  // a lazy fp16 accumulator
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(got)>, fp16>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(got_acc)>, fp16>);
+  const auto v = values(got), va = values(got_acc), vl = values(got_lazy_acc), vacc = values(acc);
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      const std::size_t n = std::size_t(i * 32 + j);
+      // Products exact, sums in float32 (error far below an fp16 ulp), one rounding to fp16.
+      const double want = float(fp16(float(ab(i, j))));
+      const double want_acc = float(fp16(float(ab(i, j) + vacc[n])));
+      // within one fp16 ulp (a float32 sum next to a rounding midpoint may round the other way)
+      REQUIRE(std::abs(v[n] - want) <= 0x1p-10 * std::abs(want) + 1e-4);
+      REQUIRE(std::abs(va[n] - want_acc) <= 0x1p-10 * std::abs(want_acc) + 1e-4);
+      REQUIRE(vl[n] == va[n]);
+    }
+  // float32 out is the default dot.
+  REQUIRE(values(dot(a, b, float32)) == values(dot(a, b)));
+}
+
+TEST_CASE("int8 dot with out_dtype int32 is the default", "[dot]") {
+  auto a = random_block<std::int8_t, 16, 32>(-128, 128);
+  auto b = random_block<std::int8_t, 32, 16>(-128, 128);
+  REQUIRE(values(dot(a, b, int32)) == values(dot(a, b)));
+}
+
 TEST_CASE("dot takes lazy operands and a lazy accumulator", "[dot]") {
   auto a = random_block<float, 16, 16>(-1, 1);
   auto b = random_block<float, 16, 16>(-1, 1);

@@ -40,4 +40,29 @@ puzzle tutorial_09() {
   };
   return p;
 }
+
+puzzle tutorial_09_descriptor() {
+  puzzle p;
+  describe_matmul(p, b_layout::column_major);
+  p.id = "9/descriptor";
+  p.number = 9;
+  p.title = "persistent matmul, tensor descriptors";
+  p.formula = "C = A @ B (fp16, B stored N x K), NUM_SMS programs, A, B and C through tensor descriptors";
+  p.compiled = blocks::list(constexpr_names);
+  p.run = [](const request& r) {
+    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
+      constexpr int BM = decltype(c)::v[0], BN = decltype(c)::v[1], BK = decltype(c)::v[2], GM = decltype(c)::v[3];
+      matmul_problem m = make_matmul(r, b_layout::column_major);
+      const int tiles = tl::cdiv(m.M, BM) * tl::cdiv(m.N, BN);
+      const int num_sms = std::min(programs, tiles);
+      outcome o;
+      o.report = tl::launch<matmul_kernel_descriptor_persistent<BM, BN, BK, GM>>(
+          tl::grid(num_sms), r.launch, tl::ptr(std::as_const(m.a), "a"), tl::ptr(std::as_const(m.b), "b"),
+          tl::ptr(m.c, "c"), m.M, m.N, m.K, num_sms);
+      check_matmul(o, m, false);
+      return o;
+    });
+  };
+  return p;
+}
 }  // namespace tutorials

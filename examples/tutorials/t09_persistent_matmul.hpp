@@ -7,6 +7,11 @@
 // The kernel, written as Triton's tutorial writes it (docs/tutorials/09-persistent-matmul.md);
 // NUM_SMS is a run-time argument here (Triton's is a constexpr: one compilation per GPU
 // model). t09_persistent_matmul.cpp holds its spec and how the checker runs it.
+//
+// matmul_kernel_descriptor_persistent is the tutorial's tensor-descriptor form: A (M x K) and
+// B stored transposed (N x K) read through descriptors whose loads give 0 past the matrix, so
+// neither masks nor clamps are written; C stored through a descriptor, which drops what falls
+// outside. Triton writes b.T where tl writes tl::trans(b).
 #pragma once
 
 #include <algorithm>
@@ -73,5 +78,44 @@ TL_KERNEL void matmul_kernel_persistent(tl::ptr<const T> a_ptr, tl::ptr<const T>
     auto c_mask = (offs_cm(_, None) < M) & (offs_cn(None, _) < N);
     auto c = accumulator.to(tl::dtype<T>{});
     tl::store(c_ptrs, c, c_mask);
+  }
+}
+
+template <int BLOCK_SIZE_M, int BLOCK_SIZE_N, int BLOCK_SIZE_K, int GROUP_SIZE_M, class T = tl::fp16>
+TL_KERNEL void matmul_kernel_descriptor_persistent(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl::ptr<T> c_ptr,  //
+                                                   int M, int N, int K, int NUM_SMS) {
+  auto start_pid = tl::program_id(0);
+  auto num_pid_m = tl::cdiv(M, BLOCK_SIZE_M);
+  auto num_pid_n = tl::cdiv(N, BLOCK_SIZE_N);
+  auto k_tiles = tl::cdiv(K, BLOCK_SIZE_K);
+  auto num_tiles = num_pid_m * num_pid_n;
+
+  auto a_desc = tl::make_tensor_descriptor(a_ptr, {M, K}, {K, 1}, tl::block_shape<BLOCK_SIZE_M, BLOCK_SIZE_K>);
+  auto b_desc = tl::make_tensor_descriptor(b_ptr, {N, K}, {K, 1}, tl::block_shape<BLOCK_SIZE_N, BLOCK_SIZE_K>);
+  auto c_desc = tl::make_tensor_descriptor(c_ptr, {M, N}, {N, 1}, tl::block_shape<BLOCK_SIZE_M, BLOCK_SIZE_N>);
+
+  // tile_id_c walks the tiles again for the epilogue (the tutorial keeps the two walks apart).
+  auto tile_id_c = start_pid - NUM_SMS;
+  auto num_pid_in_group = GROUP_SIZE_M * num_pid_n;
+
+  for (int tile_id : tl::range(start_pid, num_tiles, NUM_SMS)) {
+    auto [pid_m, pid_n] = compute_pid<GROUP_SIZE_M>(tile_id, num_pid_in_group, num_pid_m);
+    auto offs_am = pid_m * BLOCK_SIZE_M;
+    auto offs_bn = pid_n * BLOCK_SIZE_N;
+
+    auto accumulator = tl::zeros<BLOCK_SIZE_M, BLOCK_SIZE_N>(tl::float32);
+    for (int ki : tl::range(0, k_tiles)) {
+      auto offs_k = ki * BLOCK_SIZE_K;
+      auto a = a_desc.load({offs_am, offs_k});
+      auto b = b_desc.load({offs_bn, offs_k});
+      accumulator = tl::dot(a, tl::trans(b), accumulator);
+    }
+
+    tile_id_c += NUM_SMS;
+    auto [pid_cm, pid_cn] = compute_pid<GROUP_SIZE_M>(tile_id_c, num_pid_in_group, num_pid_m);
+    auto offs_cm = pid_cm * BLOCK_SIZE_M;
+    auto offs_cn = pid_cn * BLOCK_SIZE_N;
+    auto c = accumulator.to(tl::dtype<T>{});
+    c_desc.store({offs_cm, offs_cn}, c);
   }
 }

@@ -182,3 +182,34 @@ TEMPLATE_TEST_CASE("fp8 conversions, arithmetic and dot agree with the CPU", "[g
   };
   require_agree(dot_on(cpu), dot_on(cuda), 1e-5, 1e-5, "fp8 dot");
 }
+
+// dot's out_dtype on the GPU: the tensor-core dot's float32 sum rounded once to fp16, with and
+// without an fp16 accumulator, against the CPU.
+namespace {
+TL_KERNEL void dot_out_fp16_k(tl::ptr<const tl::fp16> a, tl::ptr<const tl::fp16> b, tl::ptr<tl::fp16> c,
+                              tl::ptr<tl::fp16> d) {
+  auto r = tl::arange<0, 64>(), k = tl::arange<0, 32>(), col = tl::arange<0, 64>();
+  auto x = tl::load(a + (r(_, None) * 32 + k(None, _)));
+  auto y = tl::load(b + (k(_, None) * 64 + col(None, _)));
+  auto c_ptrs = c + (r(_, None) * 64 + col(None, _));
+  auto first = tl::dot(x, y, tl::float16);
+  tl::store(c_ptrs, first);
+  tl::store(d + (r(_, None) * 64 + col(None, _)), tl::dot(x, y, first, tl::float16));
+}
+}  // namespace
+
+TEST_CASE("dot with out_dtype float16 agrees with the CPU", "[gpu][dot]") {
+  std::vector<tl::fp16> a(64 * 32), b(32 * 64);
+  for (auto& v : a) v = tl::fp16(random_values<float>(1, -1, 1)[0]);
+  for (auto& v : b) v = tl::fp16(random_values<float>(1, -1, 1)[0]);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<tl::fp16> c(64 * 64, tl::fp16(NAN)), d(64 * 64, tl::fp16(NAN));
+    tl::launch<dot_out_fp16_k>(tl::grid(1), o, tl::ptr(std::as_const(a), "a"), tl::ptr(std::as_const(b), "b"),
+                               tl::ptr(c, "c"), tl::ptr(d, "d"));
+    std::vector<float> out(c.size() + d.size());
+    for (std::size_t i = 0; i < c.size(); ++i) out[i] = float(c[i]), out[c.size() + i] = float(d[i]);
+    return out;
+  };
+  // Summation order may differ: one fp16 ulp at |x| < 8.
+  require_agree(run(cpu), run(cuda), 8e-3, 2e-3, "dot out_dtype float16");
+}

@@ -172,6 +172,19 @@ struct dot_unsupported_type {
   static_assert(Ok, "tl::dot: operands must be float16, bfloat16, float32, float64 or int8.");
 };
 
+template <class In, class Out, bool Ok>
+struct dot_out_dtype_unsupported {
+  static_assert(Ok, "tl::dot: out_dtype must be float32, or float16 for float16, bfloat16 and fp8 operands, or int32 "
+                    "for int8 operands (operand and out types: this tl::error type's template arguments); for "
+                    "bfloat16 results pass float32 and cast with .to(tl::bfloat16), as in Triton.");
+};
+
+template <class AccT, class Out, bool Ok>
+struct dot_out_dtype_differs_from_acc {
+  static_assert(Ok, "tl::dot: out_dtype differs from the accumulator's element type (both types: this tl::error "
+                    "type's template arguments); Triton requires them equal.");
+};
+
 template <class BlockShape, class ExprShape, bool Ok>
 struct assigned_shape_differs {
   static_assert(Ok, "tl::block: the assigned expression has another shape than the block (both shapes: this "

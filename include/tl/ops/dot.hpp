@@ -3,6 +3,7 @@
 //   tl::dot(a, b)              Triton: tl.dot(a, b)
 //   tl::dot(a, b, acc)         Triton: tl.dot(a, b, acc=acc)      (returns acc + a @ b)
 //   tl::dot(a, b, acc, tl::ieee)   input_precision="ieee"
+//   tl::dot(a, b, tl::float16)     out_dtype=tl.float16 (also after a precision or an acc)
 //
 // float32 inputs use tf32 by default, as Triton does on tensor cores: each input keeps 10
 // mantissa bits, the other 13 dropped (rounded toward zero: what the tensor cores do with the
@@ -10,7 +11,9 @@
 // The CPU backend computes exactly that, so a kernel's numbers on the CPU are the GPU's
 // numbers up to summation order. fp16/bf16 (and fp8: float8e4nv, float8e5) multiply exactly and
 // accumulate in float32;
-// int8 accumulates in int32. The lowerings: backend/cpu/dot.hpp, backend/cuda/dot.hpp.
+// int8 accumulates in int32. out_dtype float16 (16-bit and fp8 operands) rounds the float32 sum
+// once at the end: as accurate as Triton's float16 accumulation or more, on the same fast path.
+// The lowerings: backend/cpu/dot.hpp, backend/cuda/dot.hpp.
 #pragma once
 
 #include "../backend/lowering.hpp"
@@ -97,6 +100,34 @@ TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc) {
   return out;
 }
 
+template <class TA, class O>
+inline constexpr bool dot_out_ok_v =
+    std::is_same_v<O, typename dot_acc<TA>::type> || (std::is_same_v<O, fp16> && is_small_float_v<TA>);
+
+// dot with out_dtype O: the natural accumulator type's dot, rounded once to O.
+template <class O, input_precision Prec, class A, class B, class Acc>
+TL_HD auto dot_out(const A& a, const B& b, const Acc* acc) {
+  using TA = value_of_t<A>;
+  using Natural = typename dot_acc<TA>::type;
+  static_assert(check<error::dot_out_dtype_unsupported<TA, O, dot_out_ok_v<TA, O>>>);
+  if constexpr (!std::is_void_v<Acc>)
+    static_assert(check<error::dot_out_dtype_differs_from_acc<value_of_t<Acc>, O, std::is_same_v<value_of_t<Acc>, O>>>);
+  if constexpr (std::is_same_v<O, Natural> || !dot_out_ok_v<TA, O>) {
+    return dot_impl<Prec, A, B, Acc>(a, b, acc);
+  } else if constexpr (std::is_void_v<Acc>) {
+    return eval(dot_impl<Prec, A, B, void>(a, b, nullptr).to(dtype<O>{}));
+  } else {
+    const auto wide = eval(acc->to(dtype<Natural>{}));
+    return eval(dot_impl<Prec, A, B, decltype(wide)>(a, b, &wide).to(dtype<O>{}));
+  }
+}
+
+template <class Acc>
+TL_HD auto dot_acc_block(const Acc& acc) {
+  if constexpr (is_held_block_v<Acc>) return static_cast<const as_expr_t<Acc>&>(acc);
+  else return eval(acc);
+}
+
 }  // namespace detail
 
 template <class A, class B, input_precision P = input_precision::tf32>
@@ -115,6 +146,31 @@ TL_INLINE auto dot(const A& a, const B& b, const Acc& acc, precision_t<P> = {}) 
     const auto acc_block = eval(acc);
     return detail::dot_impl<P, A, B, decltype(acc_block)>(a, b, &acc_block);
   }
+}
+
+// out_dtype (Triton: tl.dot(a, b, out_dtype=tl.float16)): after the operands, the precision or
+// the accumulator.
+template <class A, class B, class O, input_precision P = input_precision::tf32>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B>)
+TL_INLINE auto dot(const A& a, const B& b, dtype<O>) {
+  return detail::dot_out<O, P, A, B, void>(a, b, nullptr);
+}
+template <class A, class B, class O, input_precision P>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B>)
+TL_INLINE auto dot(const A& a, const B& b, precision_t<P>, dtype<O>) {
+  return detail::dot_out<O, P, A, B, void>(a, b, nullptr);
+}
+template <class A, class B, class Acc, class O, input_precision P = input_precision::tf32>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B> && detail::is_expr_v<Acc>)
+TL_INLINE auto dot(const A& a, const B& b, const Acc& acc, dtype<O>, precision_t<P> = {}) {
+  const auto acc_block = detail::dot_acc_block(acc);
+  return detail::dot_out<O, P, A, B, std::remove_cvref_t<decltype(acc_block)>>(a, b, &acc_block);
+}
+template <class A, class B, class Acc, class O, input_precision P>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B> && detail::is_expr_v<Acc>)
+TL_INLINE auto dot(const A& a, const B& b, const Acc& acc, precision_t<P>, dtype<O>) {
+  const auto acc_block = detail::dot_acc_block(acc);
+  return detail::dot_out<O, P, A, B, std::remove_cvref_t<decltype(acc_block)>>(a, b, &acc_block);
 }
 
 }  // namespace tl

@@ -75,7 +75,7 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   using LO = typename Out::layout;
   using LA = own_layout<EA>;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using wgmma = wgmma_plan_for<D, Kind, EA, Out>;
+  using wgmma = wgmma_plan_for<D, Kind, EA, EB, Out>;
   if constexpr (wgmma::ok) {
     dot_wgmma<typename wgmma::type>(ea, eb, acc, out);
     return;

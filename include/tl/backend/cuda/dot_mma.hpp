@@ -31,10 +31,12 @@ namespace tl::detail::cuda {
 // funnels every chunk's 128-bit load through one register quad, each load waiting for the
 // previous one. Rows are padded by 16 bytes: with a row pitch that is an odd multiple of 16
 // bytes, the 8 rows of 16 bytes an ldmatrix reads per 8 x 8 matrix fall in distinct bank groups.
-template <class D, class Kind, class C, class LA, class LO>
+template <class D, class Kind, class C, class LA, class LO, bool BTransposed = false>
 struct mma_sync_plan {
   static constexpr int M = D::M, N = D::N, K = D::K, BA = D::BA;
-  static constexpr bool b_transposed = std::is_same_v<Kind, mma_tf32>;
+  // B = trans(x) (unbatched): x's rows are written as they are, N x K (transposed_operand).
+  static constexpr bool b_rows = BTransposed && BA == 1;
+  static constexpr bool b_transposed = std::is_same_v<Kind, mma_tf32> || b_rows;
   static constexpr int pad = 16 / int(sizeof(C));
   static constexpr int step = Kind::k > LA::vec ? Kind::k : LA::vec;
   static constexpr int bytes(int kc) {
@@ -74,22 +76,16 @@ __device__ void dot_mma_sync(const EA& ea, const EB& eb, const Acc* acc, Out& ou
   using C = value_of_t<EA>;  // what a shared-memory cell holds
   using AccT = typename Out::value_type;
   using LO = typename Out::layout;
-  using P = mma_sync_plan<D, Kind, C, own_layout<EA>, LO>;
+  using P = mma_sync_plan<D, Kind, C, own_layout<EA>, LO, transposed_operand_v<EB>>;
   constexpr int N = P::N, K = P::K, KC = P::KC, lda = P::lda, ldb = P::ldb, NG = P::NG, MT = P::MT, BA = P::BA;
   constexpr bool bt = P::b_transposed;
-  // Lazy operands are evaluated while A and B are written; the blocks they read through
-  // broadcasts must then sit in a scratch of another size, or be evaluated first.
-  constexpr int staged = staged_bytes<EA, true>() + staged_bytes<EB, true>();
-  if constexpr (staged > 0 && scratch_size(staged) == P::scratch_bytes) {
-    dot_mma_sync<D, Kind>(own_block_t<EA>(ea), own_block_t<EB>(eb), acc, out);
-    return;
-  }
-
-  // ---- stage: the operands' broadcast blocks, then per K step A and B ----
+  // ---- stage: the operands' broadcast blocks (in their own scratch: the dot's is
+  // 1024-aligned, dot_scratch), then per K step A and B ----
   EA ax = ea;  // copies whose broadcast blocks can be pointed at their staged copies
   EB bx = eb;
-  stage_each(ax, bx);
-  char* base = scratch<P::scratch_bytes>();
+  if constexpr (P::b_rows) stage_each(ax, bx.e);
+  else stage_each(ax, bx);
+  char* base = dot_scratch<P::scratch_bytes>();
   C* A = reinterpret_cast<C*>(base);
   C* B = reinterpret_cast<C*>(base + P::a_bytes);
   auto a_at = [&](int r, int c) { return A + std::int64_t(r) * lda + c; };
@@ -126,7 +122,10 @@ __device__ void dot_mma_sync(const EA& ea, const EB& eb, const Acc* acc, Out& ou
   for (int kc = 0; kc < K; kc += KC) {
     barrier();  // earlier readers of the scratch are done
     write_a<KC>(ax, K, kc, a_at);
-    write_b<KC, bt, !LO::mma_order>(bx, K, N, kc, b_at);
+    if constexpr (P::b_rows)  // B = trans(x): x's rows, N x K
+      write_a<KC>(bx.e, K, kc, [&](int n, int k) { return b_at(0, k, LO::mma_order ? n : permuted_column(n)); });
+    else
+      write_b<KC, bt, !LO::mma_order>(bx, K, N, kc, b_at);
     barrier();
     if (!LO::valid(t, 0)) continue;
     TL_UNROLL

@@ -37,7 +37,30 @@ constexpr int mma_k() {
 // Shared memory a tensor-core dot may take for A and B: above it, K is split into steps
 // (the whole operands of a 128 x 128 x 64 float32 dot would be 70 KiB, beyond the 48 KiB a
 // kernel can have statically, and fewer bytes let more programs share a multiprocessor).
-inline constexpr int dot_smem_budget = 40 * 1024;
+inline constexpr int dot_smem_budget = 32 * 1024;
+
+// B written as tl::trans(x): the dots store x's rows (N x K) as B's columns, K-major, rather
+// than gathering the transposed view through shared memory (x: a loaded block that cp.async can
+// copy, a block, or an expression evaluated in its own layout).
+template <class X>
+struct transposed_operand : std::false_type {};
+template <class E, class S>
+struct transposed_operand<view<E, S, permute_map<1, 0>>> : std::bool_constant<S::rank == 2> {};
+template <class X>
+inline constexpr bool transposed_operand_v = transposed_operand<std::remove_cvref_t<X>>::value;
+
+#if defined(__CUDACC__)
+// The tensor-core dots' operand buffer: one array for every dot of a kernel (they run one
+// after another, each beginning with a barrier), sized by the budget, 1024-aligned for wgmma's
+// swizzle. A static array per dot shape would add up: a kernel with a dozen dot shapes (an
+// attention backward pass) would outgrow the 48 KiB of static shared memory. A plan that
+// cannot split K below the budget gets its own array.
+template <int Bytes>
+__device__ __forceinline__ char* dot_scratch() {
+  if constexpr (Bytes <= dot_smem_budget) return scratch<dot_smem_budget, 1024>();
+  else return scratch<scratch_size(Bytes), 1024>();
+}
+#endif
 
 // Position of column c of B inside its group of 16 in shared memory, for a result in the
 // standard order: logical column 4a + 2h + b is column 2a + b of n8 half h, stored at

@@ -57,14 +57,17 @@ constexpr bool warps_on_rows() {
 // What a wgmma dot of D = dot_shapes<...> with element type T and result layout LO looks like.
 // ARegs: A goes to the tensor cores from registers (wgmma_plan_for decides, a_fragment_layout
 // checks the layout), so only B takes shared memory.
-template <class D, class T, class MmaKind, class LO, bool ARegs = false>
+template <class D, class T, class MmaKind, class LO, bool ARegs = false, bool BTransposed = false>
 struct wgmma_plan {
   using kind = MmaKind;  // mma_kinds.hpp, or void: no tensor cores for T
   static constexpr bool a_regs = ARegs;
   static constexpr int size = int(sizeof(T));
   static constexpr int M = D::M, N = D::N, K = D::K;
+  // B = trans(x) (transposed_operand): x's rows stored as they are, K-major (not with A from
+  // registers, whose kperm order scatters a row's chunks).
+  static constexpr bool b_rows = BTransposed && !ARegs;
   // B as stored: K x N rows (MN-major, 16-bit types only) or N x K (K-major, transposed).
-  static constexpr bool b_mn_major = size == 2 && N % 64 == 0;
+  static constexpr bool b_mn_major = size == 2 && N % 64 == 0 && !b_rows;
   // Columns of B per instruction: the largest of 256, 128, .. 16 dividing N.
   static constexpr int piece = N % 256 == 0 ? 256 : N % 128 == 0 ? 128 : N % 64 == 0 ? 64 : N % 32 == 0 ? 32 : 16;
   static constexpr int bytes(int kc) { return ((a_regs ? 0 : M) + N) * kc * size; }
@@ -78,7 +81,7 @@ struct wgmma_plan {
   static constexpr int W = KC * size >= 128 ? 128 : KC * size;  // K-major row width (bytes)
   static constexpr bool ok = !std::is_void_v<kind> && D::BA == 1 && warps_on_rows<LO, N>() && M % 64 == 0 &&
                              N % 16 == 0 && (W == 32 || W == 64 || W == 128) && (KC * size) % W == 0 &&
-                             K % KC == 0 && bytes(KC) <= 48 * 1024 && (!a_regs || KC % 16 == 0);
+                             K % KC == 0 && bytes(KC) <= dot_smem_budget && (!a_regs || KC % 16 == 0);
 };
 
 // ---- A from registers ----
@@ -120,12 +123,12 @@ constexpr bool a_fragment_layout() {
 // A comes from registers in tf32 (fp16 and bf16 fragments would need a 16-bit form of kperm),
 // for an A the threads evaluate themselves (one that cp.async can copy stays in shared memory,
 // where the copy puts it without registers).
-template <class D, class Kind, class EA, class Out>
+template <class D, class Kind, class EA, class EB, class Out>
 struct wgmma_plan_for {
   using LO = typename Out::layout;
   static constexpr bool a_regs = std::is_same_v<Kind, mma_tf32> && !async_operand<EA>() &&
                                  a_fragment_layout<own_layout<EA>, LO, D::M, D::N, D::K>();
-  using type = wgmma_plan<D, value_of_t<EA>, Kind, LO, a_regs>;
+  using type = wgmma_plan<D, value_of_t<EA>, Kind, LO, a_regs, transposed_operand_v<EB>>;
   static constexpr bool ok = type::ok;
 };
 
@@ -146,6 +149,16 @@ TL_INLINE constexpr int mn_major_offset(int k, int n) {
 
 
 // ---- the dot ----
+
+// The expression whose tiles a dot copies for B: B itself, or x for B = trans(x).
+template <class EB, bool Rows>
+struct b_source {
+  using type = EB;
+};
+template <class EB>
+struct b_source<EB, true> {
+  using type = std::remove_cvref_t<decltype(std::declval<EB>().e)>;
+};
 
 // out = acc + a @ b on wgmma (P = wgmma_plan<...>, ok), one call's state and steps.
 template <class P, class EA, class EB, class Out>
@@ -173,7 +186,11 @@ struct wgmma_dot {
   // A K-major B (float32) is copied into its transposed place only when A comes from
   // registers: with A copied too, its 4-byte copies were slower than its loads and transposed
   // stores; with A from registers they are faster (docs/performance.md).
-  static constexpr bool b_copyable = P::b_mn_major || (a_regs && transposed_copy_ok<KC, N, size>);
+  static constexpr bool b_rows = P::b_rows;
+  // With b_rows the tile copied is x's (B = trans(x)): N rows of K cells.
+  using BSource = typename b_source<EB, b_rows>::type;
+  static constexpr bool b_copyable =
+      b_rows ? async_operand<BSource>() : P::b_mn_major || (a_regs && transposed_copy_ok<KC, N, size>);
   // The accumulator in wgmma's register order, per 16-row slot group mt and piece of B.
   static constexpr int NG = N / 16, MT = LO::slots / 8 / NG, PIECES = N / piece;
 
@@ -193,11 +210,12 @@ struct wgmma_dot {
   // ---- prologue ----
   template <class Acc>
   __device__ __forceinline__ wgmma_dot(const EA& ea, const EB& eb, const Acc* acc) {
-    char* const base = scratch<scratch_size(P::bytes(KC)), 1024>();
+    char* const base = dot_scratch<P::bytes(KC)>();
     A = base;
     B = base + a_bytes;
     a_tile = async_tile_of(ea);
-    if constexpr (b_copyable) b_tile = async_tile_of(eb);
+    if constexpr (b_copyable && b_rows) b_tile = async_tile_of(eb.e);
+    else if constexpr (b_copyable) b_tile = async_tile_of(eb);
     const int t = thread_id();
     TL_UNROLL
     for (int mt = 0; mt < MT; ++mt)
@@ -229,7 +247,9 @@ struct wgmma_dot {
   // 16; a K-major B into its transposed place).
   __device__ __forceinline__ void copy_b(const T* from, char* Bb) const {
     const auto at = b_at(Bb);
-    if constexpr (P::b_mn_major && permuted)
+    if constexpr (b_rows)
+      copy_tile<N, KC, 16>(from, b_tile.row_stride, [&](int n, int k) { return at(0, k, permuted ? permuted_column(n) : n); });
+    else if constexpr (P::b_mn_major && permuted)
       copy_tile<KC, N, 4>(from, b_tile.row_stride, [&](int k, int n) { return at(0, k, permuted_column(n)); });
     else if constexpr (P::b_mn_major)
       copy_tile<KC, N, 16>(from, b_tile.row_stride, [&](int k, int n) { return at(0, k, n); });
@@ -244,7 +264,11 @@ struct wgmma_dot {
       else write_a<KC>(registers_unless<true>(a_tile, ax), K, kc, a_at(A));
     }
     if (b_tile.ok) {
-      if (!b_copied_already) copy_b(b_tile.origin + kc * b_tile.row_stride, B);
+      if (!b_copied_already) copy_b(b_tile.origin + (b_rows ? kc : kc * b_tile.row_stride), B);
+    } else if constexpr (b_rows) {  // x's rows from registers, N x K
+      const auto at = b_at(B);
+      write_a<KC>(registers_unless<b_copyable>(b_tile, bx.e), K, kc,
+                  [&](int n, int k) { return at(0, k, permuted ? permuted_column(n) : n); });
     } else {
       write_b<KC, !P::b_mn_major, permuted>(registers_unless<b_copyable>(b_tile, bx), K, N, kc, b_at(B));
     }
@@ -344,10 +368,10 @@ struct wgmma_dot {
   // (the issue slots are as busy as the tensor cores): the buffer count is a constant, the
   // checks are few, and the descriptors are a base plus constants.
   __device__ __forceinline__ bool run_from_ring() {
-    if constexpr (!a_regs && K == KC && P::b_mn_major && async_operand<EA>() && async_operand<EB>()) {
+    if constexpr (!a_regs && K == KC && (P::b_mn_major || b_rows) && async_operand<EA>() && b_copyable) {
       constexpr unsigned buffer = (unsigned(P::bytes(KC)) + 1023) / 1024 * 1024;
       constexpr unsigned plan = 1u + (unsigned(M / 64 - 1) | unsigned(N / 16 - 1) << 6 | unsigned(KC / 8 - 1) << 12 |
-                                      unsigned(size) << 20 | unsigned(permuted) << 24);
+                                      unsigned(size) << 20 | unsigned(permuted) << 24 | unsigned(b_rows) << 25);
       if (!(ring_fits(buffer) && a_tile.ok && b_tile.ok)) return false;
       barrier();  // the previous call's instructions are done with the buffers; the header is settled
       dot_ring& ring = ring_header();
@@ -358,14 +382,15 @@ struct wgmma_dot {
       const T* const b0 = b_tile.origin;
       const std::int64_t sa = a_tile.row_stride, sb = b_tile.row_stride;
       const T* const a1 = a0 + KC;       // the next step's tiles: A's next columns,
-      const T* const b1 = b0 + KC * sb;  // B's next rows
+      const T* const b1 = b0 + (b_rows ? KC : KC * sb);  // B's next rows (x's next columns)
       // The buffer of a step: A's origin in K steps, modulo 2, so consecutive steps alternate.
       const unsigned unit = unsigned(reinterpret_cast<std::uintptr_t>(a0) / (KC * size)) & 1u;
       char* const here = ring_buffers() + unit * buffer;
       char* const next = ring_buffers() + (unit ^ 1u) * buffer;
       const ring_tag tag = ring.tags[unit];
       const bool hit = (owner == plan) & (tag.a == a0) & (tag.b == b0) & (tag.stride_a == sa) & (tag.stride_b == sb);
-      const bool ahead = a_tile.inside(KC, M, KC) & b_tile.inside(KC * sb, KC, N);
+      const bool ahead =
+          a_tile.inside(KC, M, KC) & (b_rows ? b_tile.inside(KC, N, KC) : b_tile.inside(KC * sb, KC, N));
       auto copy_step = [&](const T* a, const T* b, char* Ab) {
         copy_a(a, Ab);
         copy_b(b, Ab + a_bytes);
@@ -409,6 +434,8 @@ struct wgmma_dot {
       barrier();  // the previous dot's instructions are done with the operands
       if (b_tile.ok) copy_b(b_tile.origin, B);
       stage_each<false>(ax, bx);
+    } else if constexpr (b_rows) {
+      stage_each(ax, bx.e);
     } else {
       stage_each(ax, bx);
     }
