@@ -153,3 +153,63 @@ TEST_CASE("blocks in the accumulator and the standard register orders mix, reduc
   check_orders<64, 32, 16>();    // B K-major
   check_orders<16, 16, 16>();
 }
+
+// B = trans(x) (x's rows stored as B's columns): x a loaded block (cp.async, or loaded again
+// when its rows are not 16-byte aligned), x a lazy expression, x updated in place; several dot
+// shapes in one kernel, which share the dots' arena in dynamic shared memory (as static arrays
+// per shape they would add up past 48 KiB); each dot in a loop over programs' row blocks so
+// that the operand ring, when the launch gives it, is used and checked.
+template <int M, int N, int K>
+TL_KERNEL void transposed_b_kernel(tl::ptr<const tl::fp16> a_ptr, tl::ptr<const tl::fp16> b_ptr, tl::ptr<float> z_ptr,
+                                   int b_row_offset, int steps) {
+  auto m = tl::arange<0, M>();
+  auto n = tl::arange<0, N>();
+  auto k = tl::arange<0, K>();
+  auto acc = tl::zeros<M, N>(tl::float32);
+  auto acc_k = tl::zeros<M, K>(tl::float32);
+  for (int s : tl::range(0, steps)) {
+    auto a = tl::load(a_ptr + (s * M + m(_, None)) * K + k(None, _));
+    auto bt = tl::load(b_ptr + b_row_offset + (s * N + n(_, None)) * K + k(None, _));  // N x K
+    acc = tl::dot(a, tl::trans(bt), acc);                                              // loaded x
+    auto p = tl::dot(a, tl::trans(bt * 0.5f)).to(tl::float16);                       // lazy x
+    acc_k = tl::dot(p, bt, acc_k);                                                     // M x N @ N x K
+    auto changed = bt;
+    changed += 1.0f;  // no longer what memory holds: its registers
+    acc = tl::dot(a, tl::trans(changed), acc);
+  }
+  tl::store(z_ptr + m(_, None) * N + n(None, _), acc);
+  tl::store(z_ptr + M * N + m(_, None) * K + k(None, _), acc_k);
+}
+
+template <int M, int N, int K>
+void check_transposed_b(int b_row_offset) {
+  const int steps = 3;
+  std::vector<tl::fp16> a(std::size_t(steps) * M * K), b(std::size_t(steps) * N * K + 8);
+  for (auto* v : {&a, &b})
+    for (auto& x : *v) x = static_cast<tl::fp16>(random_values(1, -1, 1)[0]);
+  auto run = [&](tl::launch_options o) {
+    std::vector<float> z(std::size_t(M) * N + std::size_t(M) * K, NAN);
+    const auto r = tl::launch<transposed_b_kernel<M, N, K>>(tl::grid(1), o, tl::ptr(std::as_const(a), "a"),
+                                                             tl::ptr(std::as_const(b), "b"), tl::ptr(z, "z"), b_row_offset,
+                                                             steps);
+    if (o.backend == tl::backend::cuda) REQUIRE(r.dynamic_shared_bytes > 0);  // the dots' arena
+    return z;
+  };
+  const auto want = run(cpu);
+  const std::string what = "B = trans(x) " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
+                           ", B rows offset by " + std::to_string(b_row_offset);
+  require_agree(want, run(cuda), 2e-2, 2e-3, what + ", num_stages 3");
+  tl::launch_options one = cuda;
+  one.num_stages = 1;
+  require_agree(want, run(one), 2e-2, 2e-3, what + ", num_stages 1");
+  tl::launch_options two_per_sm = cuda;
+  two_per_sm.programs_per_sm = 2;
+  require_agree(want, run(two_per_sm), 2e-2, 2e-3, what + ", programs_per_sm 2");
+}
+
+TEST_CASE("B = trans(x) from a loaded, lazy or updated x, several dot shapes in one kernel, agrees with the CPU",
+          "[gpu][dot]") {
+  check_transposed_b<64, 128, 64>(0);
+  check_transposed_b<64, 128, 64>(1);  // rows not 16-byte aligned: loaded again, written from registers
+  check_transposed_b<64, 64, 32>(0);
+}

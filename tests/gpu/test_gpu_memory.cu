@@ -152,17 +152,19 @@ TEST_CASE("programs_per_sm caps the programs a multiprocessor runs at once, and 
   TL_CUDA_CHECK(cudaFuncGetAttributes(&probe_attributes, reinterpret_cast<const void*>(&occupancy_probe_kernel)));
   const std::string probe_name = "occupancy_probe_kernel";
   const tl::detail::cuda::launch_context probe{probe_name, tl::grid(1), nullptr, TL_NUM_WARPS};
+  const void* probe_kernel = reinterpret_cast<const void*>(&occupancy_probe_kernel);
   for (int cap : {1, 2, 3, 5, 8}) {
-    const int bytes = tl::detail::cuda::reserved_shared_memory(reinterpret_cast<const void*>(&occupancy_probe_kernel),
-                                                               probe_attributes, cap, probe);
+    const auto plan = tl::detail::cuda::plan_dynamic_shared_memory(probe_kernel, probe_attributes, cap, 3, probe);
     int resident = 0;
-    TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, occupancy_probe_kernel, 256, bytes));
-    INFO("cap " << cap << ", reserved " << bytes << " bytes");
+    TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, occupancy_probe_kernel, 256, plan.bytes));
+    INFO("cap " << cap << ", reserved " << plan.bytes << " bytes");
     REQUIRE(resident == cap);
+    REQUIRE(plan.layout.arena == 0);
   }
-  // No operand ring for this kernel: its 1 KiB of shared memory is no dot's.
-  REQUIRE(tl::detail::cuda::ring_shared_memory(reinterpret_cast<const void*>(&occupancy_probe_kernel), probe_attributes,
-                                               probe) == 0);
+  // No arena and no operand ring for this kernel: its 1 KiB of shared memory is no dot's.
+  const auto plan = tl::detail::cuda::plan_dynamic_shared_memory(probe_kernel, probe_attributes, 0, 3, probe);
+  REQUIRE(plan.bytes == 0);
+  REQUIRE(plan.layout.arena == 0);
   const int n = 100000;
   auto host = random_values(std::size_t(n));
   std::vector<float> z(std::size_t(n), NAN);

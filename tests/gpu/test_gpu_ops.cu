@@ -188,7 +188,8 @@ TEMPLATE_TEST_CASE("fp8 conversions, arithmetic and dot agree with the CPU", "[g
 namespace {
 TL_KERNEL void dot_out_fp16_k(tl::ptr<const tl::fp16> a, tl::ptr<const tl::fp16> b, tl::ptr<tl::fp16> c,
                               tl::ptr<tl::fp16> d) {
-  auto r = tl::arange<0, 64>(), k = tl::arange<0, 32>(), col = tl::arange<0, 64>();
+  auto r = tl::arange<0, 64>(), col = tl::arange<0, 64>();
+  auto k = tl::arange<0, 32>();
   auto x = tl::load(a + (r(_, None) * 32 + k(None, _)));
   auto y = tl::load(b + (k(_, None) * 64 + col(None, _)));
   auto c_ptrs = c + (r(_, None) * 64 + col(None, _));

@@ -1,4 +1,5 @@
-// Tutorials 01 and 03 (4 warps a program).
+// Tutorials 01, 03 and 09, and the guide's rgb2grey (4 warps a program).
+#include "../../../examples/guide/grey.hpp"
 #include "../../../examples/tutorials/t01_vector_add.hpp"
 #include "../../../examples/tutorials/t03_matmul.hpp"
 #include "../../../examples/tutorials/t09_persistent_matmul.hpp"
@@ -53,5 +54,26 @@ extern "C" int tl_tutorials_matmul_persistent(const void* a, const void* b, void
         tl::grid(programs), on(stream), buffer<const T>(a, span(M, K, sam, sak), "a"),
         buffer<const T>(b, span(K, N, sbk, sbn), "b"), buffer<T>(c, span(M, N, scm, scn), "c"), M, N, K, sam, sak, sbk,
         sbn, scm, scn, programs);
+  });
+}
+
+extern "C" int tl_tutorials_matmul_descriptor_persistent(const void* a, const void* b, void* c, int M, int N, int K,
+                                                         int num_sms, void* stream) {
+  return guarded([&] {
+    using T = tl::fp16;
+    constexpr int BM = 128, BN = 128, BK = 64, GM = 8;
+    const int programs = std::min(num_sms, tl::cdiv(M, BM) * tl::cdiv(N, BN));
+    tl::launch<matmul_kernel_descriptor_persistent<BM, BN, BK, GM, T>>(
+        tl::grid(programs), on(stream), buffer<const T>(a, std::int64_t(M) * K, "a"),
+        buffer<const T>(b, std::int64_t(N) * K, "b"), buffer<T>(c, std::int64_t(M) * N, "c"), M, N, K, programs);
+  });
+}
+
+extern "C" int tl_tutorials_rgb2grey_u8(const void* x, void* out, int h, int w, void* stream) {
+  return guarded([&] {
+    constexpr int bs0 = 16, bs1 = 256;
+    const std::int64_t n = std::int64_t(h) * w;
+    tl::launch<rgb2grey_k<bs0, bs1>>(tl::grid(tl::cdiv(h, bs0), tl::cdiv(w, bs1)), on(stream),
+                                     buffer<const std::uint8_t>(x, 3 * n, "x"), buffer<std::uint8_t>(out, n, "out"), h, w);
   });
 }

@@ -22,4 +22,16 @@ int tl_tutorials_matmul_persistent(const void* a, const void* b, void* c, int M,
 // Z x H x N_CTX; causal 0 or 1.
 int tl_tutorials_attention_fwd(float sm_scale, void* M, int Z, int H, const void* q, const void* k, const void* v, void* o,
                                int n_ctx, int head_dim, int causal, void* stream);
+// Attention backward, causal (tutorial 06): Delta = rowsum(o do), then dq, dk, dv from q, arg_k (k
+// pre-scaled by sm_scale / ln 2), v, do and the forward's M; contiguous Z x H x N_CTX x head_dim.
+int tl_tutorials_attention_bwd(const void* q, const void* arg_k, const void* v, float sm_scale, const void* o,
+                               const void* dout, void* dq, void* dk, void* dv, const void* M, void* delta, int Z, int H,
+                               int n_ctx, int head_dim, void* stream);
+// Tutorial 09's descriptor form: C (M x N) = A (M x K) @ B^T, B stored N x K, fp16, contiguous.
+int tl_tutorials_matmul_descriptor_persistent(const void* a, const void* b, void* c, int M, int N, int K, int num_sms,
+                                              void* stream);
+// Planar RGB bytes (3 x h x w) to grey bytes (h x w): the guide's rgb2grey_k.
+int tl_tutorials_rgb2grey_u8(const void* x, void* out, int h, int w, void* stream);
+// RMSNorm of fp16 rows: y = x / sqrt(mean(x^2) + eps) * w, one row a program.
+int tl_tutorials_rms_norm_f16(const void* x, void* y, const void* w, int rows, int n, int stride, float eps, void* stream);
 }

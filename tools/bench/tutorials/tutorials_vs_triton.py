@@ -3,12 +3,15 @@
 kernels and torch's equivalents in one process (every ratio from one run).
 
     python3 tools/bench/tutorials/tutorials_vs_triton.py --lib build/tools/bench/libtl_tutorial_kernels.so
-            [--only add,softmax,matmul,persistent,attention] [--out DIR] [--quick]
+            [--only add,softmax,matmul,persistent,descriptor,attention,backward,grey,rmsnorm] [--out DIR] [--quick]
 
 The tl kernels (examples/tutorials) come from libtl_tutorial_kernels.so (tl_tutorial_kernels.hpp:
 a C entry per kernel, device pointers and a stream) through ctypes; the Triton kernels below are
 the tutorials' algorithms as the tutorials write them (grouped matmul with % M offsets and pointer
-blocks advanced along K, autotuned over tile shapes; persistent row softmax; blocked vector add).
+blocks advanced along K, autotuned over tile shapes; persistent row softmax; blocked vector add;
+persistent matmul with and without tensor descriptors; attention forward and backward), plus
+an rgb-to-grey on bytes (the guide's kernel) and an RMSNorm written as tutorial 05 writes its
+layer norm.
 Every output (tl's and Triton's) is checked against torch before timing. Times are medians of
 triton.testing.do_bench. Writes tutorials-vs-triton.csv (and .svg when matplotlib is there)
 and prints a Markdown table: tl, Triton and torch side by side with ratios.
@@ -152,6 +155,42 @@ def matmul_kernel_persistent(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
         tl.store(c_ptrs, accumulator.to(c_ptr.dtype.element_ty), mask=c_mask)
 
 
+def descriptor_configs():
+    shapes = [(128, 128, 64, 3, 4), (128, 128, 64, 4, 4), (128, 256, 64, 3, 8), (128, 256, 64, 4, 8)]
+    return [triton.Config({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k, "GROUP_SIZE_M": 8},
+                          num_stages=s, num_warps=w) for m, n, k, s, w in shapes]
+
+
+@triton.autotune(configs=descriptor_configs(), key=["M", "N", "K"])
+@triton.jit
+def matmul_kernel_descriptor_persistent(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
+                                        BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                                        GROUP_SIZE_M: tl.constexpr, NUM_SMS: tl.constexpr):
+    start_pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    num_tiles = num_pid_m * num_pid_n
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BLOCK_SIZE_N, BLOCK_SIZE_K])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N])
+    tile_id_c = start_pid - NUM_SMS
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
+        pid_m, pid_n = _compute_pid(tile_id, num_pid_in_group, num_pid_m, GROUP_SIZE_M)
+        offs_am = pid_m * BLOCK_SIZE_M
+        offs_bn = pid_n * BLOCK_SIZE_N
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for ki in range(k_tiles):
+            offs_k = ki * BLOCK_SIZE_K
+            a = a_desc.load([offs_am, offs_k])
+            b = b_desc.load([offs_bn, offs_k])
+            accumulator = tl.dot(a, b.T, accumulator)
+        tile_id_c += NUM_SMS
+        pid_m, pid_n = _compute_pid(tile_id_c, num_pid_in_group, num_pid_m, GROUP_SIZE_M)
+        c_desc.store([pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N], accumulator.to(tl.float16))
+
+
 def attention_configs():
     return [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn}, num_stages=s, num_warps=w)
             for bm in [64, 128] for bn in [32, 64, 128] for s in [2, 3, 4] for w in [4, 8]
@@ -230,6 +269,157 @@ def _attn_fwd(sm_scale, M, Z, H, q_ptr, k_ptr, v_ptr, o_ptr, N_CTX, HEAD_DIM: tl
     desc_o.store([qo_offset_y, 0], acc.to(tl.float16))
 
 
+@triton.jit
+def _attn_bwd_preprocess(O, DO, Delta, Z, H, N_CTX, BLOCK_M: tl.constexpr, HEAD_DIM: tl.constexpr):
+    off_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    off_hz = tl.program_id(1)
+    off_n = tl.arange(0, HEAD_DIM)
+    o = tl.load(O + off_hz * HEAD_DIM * N_CTX + off_m[:, None] * HEAD_DIM + off_n[None, :])
+    do = tl.load(DO + off_hz * HEAD_DIM * N_CTX + off_m[:, None] * HEAD_DIM + off_n[None, :]).to(tl.float32)
+    tl.store(Delta + off_hz * N_CTX + off_m, tl.sum(o * do, axis=1))
+
+
+@triton.jit
+def _attn_bwd_dkdv(dk, dv, Q, k, v, DO, M, D, stride_tok, stride_d, BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr,
+                   HEAD_DIM: tl.constexpr, start_n, start_m, num_steps, MASK: tl.constexpr):
+    offs_m = start_m + tl.arange(0, BLOCK_M1)
+    offs_n = start_n + tl.arange(0, BLOCK_N1)
+    offs_k = tl.arange(0, HEAD_DIM)
+    qT_ptrs = Q + offs_m[None, :] * stride_tok + offs_k[:, None] * stride_d
+    do_ptrs = DO + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d
+    curr_m = start_m
+    for blk_idx in range(num_steps):
+        qT = tl.load(qT_ptrs)
+        offs_m = curr_m + tl.arange(0, BLOCK_M1)
+        m = tl.load(M + offs_m)
+        qkT = tl.dot(k, qT)
+        pT = tl.math.exp2(qkT - m[None, :])
+        if MASK:
+            pT = tl.where(offs_m[None, :] >= offs_n[:, None], pT, 0.0)
+        do = tl.load(do_ptrs)
+        dv += tl.dot(pT.to(tl.float16), do)
+        Di = tl.load(D + offs_m)
+        dpT = tl.dot(v, tl.trans(do)).to(tl.float32)
+        dsT = (pT * (dpT - Di[None, :])).to(tl.float16)
+        dk += tl.dot(dsT, tl.trans(qT))
+        curr_m += BLOCK_M1
+        qT_ptrs += BLOCK_M1 * stride_tok
+        do_ptrs += BLOCK_M1 * stride_tok
+    return dk, dv
+
+
+@triton.jit
+def _attn_bwd_dq(dq, q, K, V, do, m, D, stride_tok, stride_d, BLOCK_M2: tl.constexpr, BLOCK_N2: tl.constexpr,
+                 HEAD_DIM: tl.constexpr, start_m, start_n, num_steps, MASK: tl.constexpr):
+    offs_m = start_m + tl.arange(0, BLOCK_M2)
+    offs_n = start_n + tl.arange(0, BLOCK_N2)
+    offs_k = tl.arange(0, HEAD_DIM)
+    kT_ptrs = K + offs_n[None, :] * stride_tok + offs_k[:, None] * stride_d
+    vT_ptrs = V + offs_n[None, :] * stride_tok + offs_k[:, None] * stride_d
+    Di = tl.load(D + offs_m)
+    curr_n = start_n
+    for blk_idx in range(num_steps):
+        kT = tl.load(kT_ptrs)
+        vT = tl.load(vT_ptrs)
+        qk = tl.dot(q, kT)
+        p = tl.math.exp2(qk - m)
+        if MASK:
+            offs_n = curr_n + tl.arange(0, BLOCK_N2)
+            p = tl.where(offs_m[:, None] >= offs_n[None, :], p, 0.0)
+        dp = tl.dot(do, vT).to(tl.float32)
+        ds = (p * (dp - Di[:, None])).to(tl.float16)
+        dq += tl.dot(ds, tl.trans(kT))
+        curr_n += BLOCK_N2
+        kT_ptrs += BLOCK_N2 * stride_tok
+        vT_ptrs += BLOCK_N2 * stride_tok
+    return dq
+
+
+@triton.jit
+def _attn_bwd(Q, K, V, sm_scale, DO, DQ, DK, DV, M, D, stride_z, stride_h, stride_tok, stride_d, H, N_CTX,
+              BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr, BLOCK_M2: tl.constexpr, BLOCK_N2: tl.constexpr,
+              BLK_SLICE_FACTOR: tl.constexpr, HEAD_DIM: tl.constexpr):
+    LN2: tl.constexpr = 0.6931471824645996
+    bhid = tl.program_id(2)
+    off_chz = (bhid * N_CTX).to(tl.int64)
+    adj = (stride_h * (bhid % H) + stride_z * (bhid // H)).to(tl.int64)
+    pid = tl.program_id(0)
+    Q += adj
+    K += adj
+    V += adj
+    DO += adj
+    DQ += adj
+    DK += adj
+    DV += adj
+    M += off_chz
+    D += off_chz
+    offs_k = tl.arange(0, HEAD_DIM)
+    start_n = pid * BLOCK_N1
+    start_m = start_n
+    MASK_BLOCK_M1: tl.constexpr = BLOCK_M1 // BLK_SLICE_FACTOR
+    offs_n = start_n + tl.arange(0, BLOCK_N1)
+    dv = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+    dk = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+    k = tl.load(K + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    v = tl.load(V + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    num_steps = BLOCK_N1 // MASK_BLOCK_M1
+    dk, dv = _attn_bwd_dkdv(dk, dv, Q, k, v, DO, M, D, stride_tok, stride_d, MASK_BLOCK_M1, BLOCK_N1, HEAD_DIM,
+                            start_n, start_m, num_steps, MASK=True)
+    start_m += num_steps * MASK_BLOCK_M1
+    num_steps = (N_CTX - start_m) // BLOCK_M1
+    dk, dv = _attn_bwd_dkdv(dk, dv, Q, k, v, DO, M, D, stride_tok, stride_d, BLOCK_M1, BLOCK_N1, HEAD_DIM,
+                            start_n, start_m, num_steps, MASK=False)
+    tl.store(DV + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d, dv)
+    dk *= sm_scale
+    tl.store(DK + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d, dk)
+    start_m = pid * BLOCK_M2
+    end_n = start_m + BLOCK_M2
+    MASK_BLOCK_N2: tl.constexpr = BLOCK_N2 // BLK_SLICE_FACTOR
+    offs_m = start_m + tl.arange(0, BLOCK_M2)
+    q = tl.load(Q + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    dq = tl.zeros([BLOCK_M2, HEAD_DIM], dtype=tl.float32)
+    do = tl.load(DO + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    m = tl.load(M + offs_m)
+    m = m[:, None]
+    num_steps = BLOCK_M2 // MASK_BLOCK_N2
+    dq = _attn_bwd_dq(dq, q, K, V, do, m, D, stride_tok, stride_d, BLOCK_M2, MASK_BLOCK_N2, HEAD_DIM, start_m,
+                      end_n - num_steps * MASK_BLOCK_N2, num_steps, MASK=True)
+    end_n -= num_steps * MASK_BLOCK_N2
+    num_steps = end_n // BLOCK_N2
+    dq = _attn_bwd_dq(dq, q, K, V, do, m, D, stride_tok, stride_d, BLOCK_M2, BLOCK_N2, HEAD_DIM, start_m,
+                      end_n - num_steps * BLOCK_N2, num_steps, MASK=False)
+    dq *= LN2
+    tl.store(DQ + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d, dq)
+
+
+@triton.jit
+def rgb2grey_kernel(x_ptr, out_ptr, h, w, bs0: tl.constexpr, bs1: tl.constexpr):
+    pid_0 = tl.program_id(0)
+    pid_1 = tl.program_id(1)
+    offs_0 = pid_0 * bs0 + tl.arange(0, bs0)
+    offs_1 = pid_1 * bs1 + tl.arange(0, bs1)
+    offs = w * offs_0[:, None] + offs_1[None, :]
+    mask = (offs_0[:, None] < h) & (offs_1[None, :] < w)
+    r = tl.load(x_ptr + 0 * h * w + offs, mask=mask)
+    g = tl.load(x_ptr + 1 * h * w + offs, mask=mask)
+    b = tl.load(x_ptr + 2 * h * w + offs, mask=mask)
+    out = 0.2989 * r + 0.5870 * g + 0.1140 * b
+    tl.store(out_ptr + offs, out, mask=mask)
+
+
+@triton.jit
+def rms_norm_kernel(X, Y, W, stride, N, eps, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < N
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    var = tl.sum(x * x, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    w = tl.load(W + cols, mask=mask)
+    y = x * rstd * w
+    tl.store(Y + row * stride + cols, y, mask=mask)
+
+
 # ---------------------------------------------------------------- tl through ctypes
 
 
@@ -271,6 +461,27 @@ class TlKernels:
         ints = [M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), num_sms]
         self._call("tl_tutorials_matmul_persistent", self._p(a), self._p(b), self._p(c), *[ctypes.c_int(v) for v in ints])
 
+
+    def matmul_descriptor_persistent(self, a, b_nk, c, num_sms):
+        M, K = a.shape
+        N = b_nk.shape[0]
+        self._call("tl_tutorials_matmul_descriptor_persistent", self._p(a), self._p(b_nk), self._p(c),
+                   *[ctypes.c_int(v) for v in (M, N, K, num_sms)])
+
+    def attention_bwd(self, q, arg_k, v, sm_scale, o, do, dq, dk, dv, m, delta):
+        Z, H, n_ctx, d = q.shape
+        self._call("tl_tutorials_attention_bwd", self._p(q), self._p(arg_k), self._p(v), ctypes.c_float(sm_scale),
+                   self._p(o), self._p(do), self._p(dq), self._p(dk), self._p(dv), self._p(m), self._p(delta),
+                   ctypes.c_int(Z), ctypes.c_int(H), ctypes.c_int(n_ctx), ctypes.c_int(d))
+
+    def rgb2grey(self, x, out):
+        _, h, w = x.shape
+        self._call("tl_tutorials_rgb2grey_u8", self._p(x), self._p(out), ctypes.c_int(h), ctypes.c_int(w))
+
+    def rms_norm(self, x, y, w, eps):
+        rows, n = x.shape
+        self._call("tl_tutorials_rms_norm_f16", self._p(x), self._p(y), self._p(w), ctypes.c_int(rows), ctypes.c_int(n),
+                   ctypes.c_int(x.stride(0)), ctypes.c_float(eps))
 
     def attention(self, q, k, v, o, m, sm_scale, causal):
         Z, H, n_ctx, d = q.shape
@@ -396,6 +607,98 @@ def case_attention(tlk, Z, H, n_ctx, d, causal):
                 amount=flops / 1e12, unit="TFLOP/s")
 
 
+def case_descriptor(tlk, M, N, K, sms):
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(N, K, device="cuda", dtype=torch.float16)  # stored N x K, as the tutorial
+    c_tl = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    c_tr = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    grid = lambda META: (min(sms, triton.cdiv(M, META["BLOCK_SIZE_M"]) * triton.cdiv(N, META["BLOCK_SIZE_N"])), )
+    run_tr = lambda: matmul_kernel_descriptor_persistent[grid](a, b, c_tr, M, N, K, NUM_SMS=sms)
+    tlk.matmul_descriptor_persistent(a, b, c_tl, sms)
+    run_tr()
+    want = torch.matmul(a, b.T)
+    tol = 2e-2 * math.sqrt(K / 512)
+    check("tl descriptor matmul", c_tl, want, tol, 1e-2)
+    check("Triton descriptor matmul", c_tr, want, tol, 1e-2)
+    return dict(tl=bench(lambda: tlk.matmul_descriptor_persistent(a, b, c_tl, sms)), triton=bench(run_tr),
+                torch=bench(lambda: torch.matmul(a, b.T)), amount=2 * M * N * K / 1e12, unit="TFLOP/s")
+
+
+def case_attention_bwd(tlk, Z, H, n_ctx, d):
+    shape = (Z, H, n_ctx, d)
+    q, k, v, do = (torch.randn(shape, device="cuda", dtype=torch.float16) * 0.5 for _ in range(4))
+    sm_scale = 1.0 / math.sqrt(d)
+    arg_k = k * (sm_scale * 1.4426950408889634)  # the tutorial's wrapper pre-scales k
+    # The forward's o and M (Triton's kernel, for both: the backward is timed here).
+    o = torch.empty_like(q)
+    m = torch.empty((Z, H, n_ctx), device="cuda", dtype=torch.float32)
+    _attn_fwd[lambda META: (triton.cdiv(n_ctx, META["BLOCK_M"]), Z * H, 1)](sm_scale, m, Z, H, q, k, v, o, n_ctx,
+                                                                            HEAD_DIM=d, STAGE=3)
+    grads_tl = [torch.full_like(q, float("nan")) for _ in range(3)]
+    grads_tr = [torch.full_like(q, float("nan")) for _ in range(3)]
+    delta_tl = torch.empty_like(m)
+    delta_tr = torch.empty_like(m)
+
+    def run_tl():
+        tlk.attention_bwd(q, arg_k, v, sm_scale, o, do, *grads_tl, m, delta_tl)
+
+    def run_tr():
+        _attn_bwd_preprocess[(n_ctx // 128, Z * H)](o, do, delta_tr, Z, H, n_ctx, BLOCK_M=128, HEAD_DIM=d)
+        _attn_bwd[(n_ctx // 128, 1, Z * H)](q, arg_k, v, sm_scale, do, *grads_tr, m, delta_tr, q.stride(0), q.stride(1),
+                                            q.stride(2), q.stride(3), H, n_ctx, BLOCK_M1=32, BLOCK_N1=128,
+                                            BLOCK_M2=128, BLOCK_N2=32, BLK_SLICE_FACTOR=2, HEAD_DIM=d, num_warps=4,
+                                            num_stages=5)
+
+    run_tl()
+    run_tr()
+    qr, kr, vr = (x.detach().clone().requires_grad_() for x in (q, k, v))
+    ref = torch.nn.functional.scaled_dot_product_attention(qr, kr, vr, is_causal=True, scale=sm_scale)
+    want = torch.autograd.grad(ref, (qr, kr, vr), do)
+    for name, got_tl, got_tr, w in zip(("dq", "dk", "dv"), grads_tl, grads_tr, want):
+        check(f"tl attention backward {name}", got_tl, w, 2e-2, 2e-2)
+        check(f"Triton attention backward {name}", got_tr, w, 2e-2, 2e-2)
+    out = torch.nn.functional.scaled_dot_product_attention(qr, kr, vr, is_causal=True, scale=sm_scale)
+    run_torch = lambda: torch.autograd.grad(out, (qr, kr, vr), do, retain_graph=True)
+    flops = 2.5 * 4 * Z * H * n_ctx * n_ctx * d * 0.5  # the tutorial's count: 2.5 forward passes, causal
+    return dict(tl=bench(run_tl), triton=bench(run_tr), torch=bench(run_torch), amount=flops / 1e12, unit="TFLOP/s")
+
+
+def case_grey(tlk, h, w):
+    x = torch.randint(0, 256, (3, h, w), device="cuda", dtype=torch.uint8)
+    out_tl = torch.zeros((h, w), device="cuda", dtype=torch.uint8)
+    out_tr = torch.zeros((h, w), device="cuda", dtype=torch.uint8)
+    bs0, bs1 = 16, 256
+    grid = (triton.cdiv(h, bs0), triton.cdiv(w, bs1))
+    run_tr = lambda: rgb2grey_kernel[grid](x, out_tr, h, w, bs0=bs0, bs1=bs1)
+    run_torch = lambda: (0.2989 * x[0] + 0.5870 * x[1] + 0.1140 * x[2]).to(torch.uint8)
+    tlk.rgb2grey(x, out_tl)
+    run_tr()
+    want = run_torch()
+    check("tl rgb2grey", out_tl, want, 1, 0)  # a float sum one rounding apart truncates to a neighbour
+    check("Triton rgb2grey", out_tr, want, 1, 0)
+    return dict(tl=bench(lambda: tlk.rgb2grey(x, out_tl)), triton=bench(run_tr), torch=bench(run_torch),
+                amount=4 * h * w / 1e9, unit="GB/s")
+
+
+def case_rms_norm(tlk, rows, n):
+    x = torch.randn(rows, n, device="cuda", dtype=torch.float16)
+    w = torch.rand(n, device="cuda", dtype=torch.float16) + 0.5
+    eps = 1e-5
+    y_tl = torch.full_like(x, float("nan"))
+    y_tr = torch.full_like(x, float("nan"))
+    block = triton.next_power_of_2(n)
+    warps = min(max(block // 256, 1), 8)
+    run_tr = lambda: rms_norm_kernel[(rows, )](x, y_tr, w, x.stride(0), n, eps, BLOCK_SIZE=block, num_warps=warps)
+    run_torch = lambda: torch.nn.functional.rms_norm(x, (n, ), w, eps)
+    tlk.rms_norm(x, y_tl, w, eps)
+    run_tr()
+    want = run_torch()
+    check("tl rms_norm", y_tl, want, 1e-2, 1e-2)
+    check("Triton rms_norm", y_tr, want, 1e-2, 1e-2)
+    return dict(tl=bench(lambda: tlk.rms_norm(x, y_tl, w, eps)), triton=bench(run_tr), torch=bench(run_torch),
+                amount=(2 * rows * n + n) * 2 / 1e9, unit="GB/s")
+
+
 def copy_bandwidth():
     n = (1 << 30) // 4
     src = torch.rand(n, device="cuda")
@@ -409,8 +712,9 @@ def copy_bandwidth():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lib", required=True, help="libtl_tutorial_kernels.so")
-    ap.add_argument("--only", default="add,softmax,matmul,persistent,attention",
-                    help="comma-separated: add, softmax, matmul, persistent, attention")
+    ap.add_argument("--only", default="add,softmax,matmul,persistent,descriptor,attention,backward,grey,rmsnorm",
+                    help="comma-separated: add, softmax, matmul, persistent, descriptor, attention, backward, grey, "
+                         "rmsnorm")
     ap.add_argument("--out", default=".", help="directory for tutorials-vs-triton.csv and .svg")
     ap.add_argument("--quick", action="store_true", help="one size per tutorial")
     ap.add_argument("--softmax-programs-per-sm", type=int, default=-1,
@@ -445,19 +749,40 @@ def main():
             cases.append(("09 persistent matmul fp16", f"{m} x {n} x {k}",
                           lambda m=m, n=n, k=k: case_persistent(tlk, m, n, k, sms)))
 
+    # Triton's in-kernel descriptors take their scratch from this allocator.
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+    if "descriptor" in only:
+        for m, n, k in ([(8192, 8192, 512)] if args.quick else [(8192, 8192, 512), (4096, 4096, 4096)]):
+            cases.append(("09 descriptor persistent fp16", f"{m} x {n} x {k}",
+                          lambda m=m, n=n, k=k: case_descriptor(tlk, m, n, k, sms)))
     if "attention" in only:
-        # Triton's in-kernel descriptors take their scratch from this allocator.
-        triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
         shapes = [(4, 32, 4096, 64), (1, 16, 16384, 128)] if not args.quick else [(4, 32, 4096, 64)]
         for z, h, n, d in shapes:
             for causal in (False, True):
                 cases.append((f"06 attention fwd fp16{' causal' if causal else ''}", f"{z}x{h}x{n}, d {d}",
                               lambda z=z, h=h, n=n, d=d, c=causal: case_attention(tlk, z, h, n, d, c)))
 
+    if "backward" in only:
+        for z, h, n, d in ([(4, 32, 4096, 64)] if args.quick else [(4, 32, 4096, 64), (4, 32, 4096, 128)]):
+            cases.append(("06 attention bwd fp16 causal", f"{z}x{h}x{n}, d {d}",
+                          lambda z=z, h=h, n=n, d=d: case_attention_bwd(tlk, z, h, n, d)))
+    if "grey" in only:
+        for s in ([4096] if args.quick else [2048, 8192]):
+            cases.append(("rgb2grey u8", f"{s} x {s}", lambda s=s: case_grey(tlk, s, s)))
+    if "rmsnorm" in only:
+        for n in ([4096] if args.quick else [1024, 4096, 8192]):
+            cases.append(("RMSNorm fp16", f"4096 x {n}", lambda n=n: case_rms_norm(tlk, 4096, n)))
+
     rows = []
+    failed = []
     for name, size, run in cases:
         print(f"== {name} {size}", flush=True)
-        r = run()
+        try:
+            r = run()
+        except Exception as e:  # a failed check or launch: reported, the other cases still run
+            print(f"   FAILED: {e}", flush=True)
+            failed.append(f"{name} {size}: {e}")
+            continue
         rate = lambda ms: r["amount"] / (ms * 1e-3)
         row = dict(case=name, size=size, unit=r["unit"], tl_ms=r["tl"], triton_ms=r["triton"], torch_ms=r["torch"],
                    tl=rate(r["tl"]), triton=rate(r["triton"]), torch=rate(r["torch"]),
@@ -467,6 +792,9 @@ def main():
               f"  tl/Triton {row['tl_over_triton']:.3f}  tl/torch {row['tl_over_torch']:.3f}", flush=True)
         rows.append(row)
 
+    if not rows:
+        print("no case ran")
+        return 1
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "tutorials-vs-triton.csv")
     with open(path, "w", newline="") as f:
@@ -503,6 +831,10 @@ def main():
         print(f"wrote {svg}")
     except ImportError:
         print("(no matplotlib: no plot)")
+    if failed:
+        print("\nfailed:\n  " + "\n  ".join(failed))
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

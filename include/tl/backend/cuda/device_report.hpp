@@ -55,18 +55,22 @@ struct device_report {
 };
 
 #if defined(__CUDACC__)
-// The launch's report, set by the kernel entry (thread 0) before the program starts.
+// The launch's report (set by the kernel entry, thread 0, before the program starts) and the
+// index of the record a program's threads fill together (chosen by thread 0). One static array
+// of 256 bytes: every static shared array of tl is a whole number of 256 bytes but the dots'
+// arena markers (pipeline.hpp: arena_of_static_bytes).
+struct report_slots {
+  device_report* report;
+  int record;
+  char pad[256 - sizeof(device_report*) - sizeof(int)];
+};
 template <int = 0>
-__device__ __forceinline__ device_report*& report_slot() {
-  __shared__ device_report* slot;
-  return slot;
+__device__ __forceinline__ report_slots& program_report_slots() {
+  __shared__ alignas(16) report_slots slots;
+  return slots;
 }
-// Index of the record a program's threads fill together, chosen by thread 0.
-template <int = 0>
-__device__ __forceinline__ int& record_slot() {
-  __shared__ int slot;
-  return slot;
-}
+__device__ __forceinline__ device_report*& report_slot() { return program_report_slots().report; }
+__device__ __forceinline__ int& record_slot() { return program_report_slots().record; }
 
 __device__ __forceinline__ void copy_text(char* dst, const char* src, int cap) {
   int i = 0;

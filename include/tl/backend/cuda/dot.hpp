@@ -81,8 +81,13 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
     return;
   }
 #endif
-  constexpr bool tensor_cores = !std::is_void_v<Kind> && LO::tiled && D::M % 16 == 0 && D::N % 16 == 0 &&
-                                D::K % mma_k<Kind>() == 0 && D::K % LA::vec == 0;
+  constexpr bool tensor_cores = [] {
+    if constexpr (!std::is_void_v<Kind> && LO::tiled && D::M % 16 == 0 && D::N % 16 == 0 &&
+                  D::K % mma_k<Kind>() == 0 && D::K % LA::vec == 0)
+      return mma_sync_plan<D, Kind, TA, LA, LO, transposed_operand_v<EB>>::scratch_bytes <= dot_arena_max;
+    else
+      return false;
+  }();
   if constexpr (tensor_cores) dot_mma_sync<D, Kind>(ea, eb, acc, out);
   else dot_fma<D, In, Tf32>(ea, eb, acc, out);
 }

@@ -7,6 +7,7 @@
 #include "../../expr/loaded.hpp"
 #include "arch/mma_kinds.hpp"
 #include "evaluation.hpp"
+#include "pipeline.hpp"
 
 namespace tl::detail::cuda {
 
@@ -37,7 +38,7 @@ constexpr int mma_k() {
 // Shared memory a tensor-core dot may take for A and B: above it, K is split into steps
 // (the whole operands of a 128 x 128 x 64 float32 dot would be 70 KiB, beyond the 48 KiB a
 // kernel can have statically, and fewer bytes let more programs share a multiprocessor).
-inline constexpr int dot_smem_budget = 32 * 1024;
+inline constexpr int dot_smem_budget = 40 * 1024;
 
 // B written as tl::trans(x): the dots store x's rows (N x K) as B's columns, K-major, rather
 // than gathering the transposed view through shared memory (x: a loaded block that cp.async can
@@ -49,16 +50,26 @@ struct transposed_operand<view<E, S, permute_map<1, 0>>> : std::bool_constant<S:
 template <class X>
 inline constexpr bool transposed_operand_v = transposed_operand<std::remove_cvref_t<X>>::value;
 
+// The tensor-core dots' operand buffers: one arena for every dot of a kernel (they run one after
+// another, each beginning with a barrier), in dynamic shared memory (pipeline.hpp). Its size is
+// the largest arena class any of the kernel's dots needs: a static array per dot shape would add
+// up (a kernel with a dozen dot shapes, an attention backward pass, would outgrow the 48 KiB of
+// static shared memory). The launch learns the class from the kernel's static shared memory: a
+// dot of class c also declares a marker array of 16 << c bytes, and every other static array is
+// a whole number of 256 bytes (scratch_size), so the static size modulo 256 has bit 4 + c set
+// for each class in use (launch.hpp reads it: arena_of_static_bytes).
 #if defined(__CUDACC__)
-// The tensor-core dots' operand buffer: one array for every dot of a kernel (they run one
-// after another, each beginning with a barrier), sized by the budget, 1024-aligned for wgmma's
-// swizzle. A static array per dot shape would add up: a kernel with a dozen dot shapes (an
-// attention backward pass) would outgrow the 48 KiB of static shared memory. A plan that
-// cannot split K below the budget gets its own array.
+template <int C>
+__device__ __forceinline__ void arena_marker() {
+  __shared__ alignas(16) char marker[16 << C];
+  asm volatile("// tl dot arena class %0" ::"r"(unsigned(__cvta_generic_to_shared(marker))));
+}
 template <int Bytes>
 __device__ __forceinline__ char* dot_scratch() {
-  if constexpr (Bytes <= dot_smem_budget) return scratch<dot_smem_budget, 1024>();
-  else return scratch<scratch_size(Bytes), 1024>();
+  constexpr int c = arena_class_of(Bytes);
+  static_assert(c >= 0, "a tensor-core dot's operands outgrew the largest arena class");
+  arena_marker<c>();
+  return dot_arena();
 }
 #endif
 

@@ -81,7 +81,7 @@ struct wgmma_plan {
   static constexpr int W = KC * size >= 128 ? 128 : KC * size;  // K-major row width (bytes)
   static constexpr bool ok = !std::is_void_v<kind> && D::BA == 1 && warps_on_rows<LO, N>() && M % 64 == 0 &&
                              N % 16 == 0 && (W == 32 || W == 64 || W == 128) && (KC * size) % W == 0 &&
-                             K % KC == 0 && bytes(KC) <= dot_smem_budget && (!a_regs || KC % 16 == 0);
+                             K % KC == 0 && bytes(KC) <= dot_arena_max && (!a_regs || KC % 16 == 0);
 };
 
 // ---- A from registers ----

@@ -32,16 +32,17 @@ namespace tl::detail::cuda {
 #define TL_ENTRY_BOUNDS(warps) __launch_bounds__((warps) * 32)
 #endif
 // MinPrograms (= TL_MIN_PROGRAMS_PER_SM) names the bound in the symbol: translation units
-// compiled with different minimums get different kernels. A dot's operand ring (pipeline.hpp)
-// is reset here by thread 0 (the first dot's barrier publishes it); tiles copied ahead that no
-// call used are waited for at the end.
+// compiled with different minimums get different kernels. In a kernel with a tensor-core dot,
+// the dynamic shared memory's header (pipeline.hpp: the dots' arena and the operand ring) is
+// written here by thread 0 before the program starts; tiles copied ahead that no call used are
+// waited for at the end.
 template <auto Kernel, int Warps, int MinPrograms, bool Checks, class... P>
-__global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, P... params) {
+__global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, dynamic_layout layout, P... params) {
   if constexpr (Checks) {
     if (threadIdx.x == 0) report_slot() = report;
-    __syncthreads();
   }
-  if (threadIdx.x == 0) ring_reset();
+  if (layout.arena != 0 && threadIdx.x == 0) ring_reset(layout);
+  if (Checks || layout.arena != 0) __syncthreads();
   Kernel(params...);
   cp_async_wait_all();
 }
@@ -311,32 +312,51 @@ inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, c
   return bytes;
 }
 
-// launch_options::programs_per_sm: the dynamic shared memory (unused by the program) that
-// leaves room for at most that many programs on a multiprocessor (a dot's ring may use it).
-inline int reserved_shared_memory(const void* kernel, const cudaFuncAttributes& fa, int programs_per_sm,
-                                  const launch_context& context) {
+// The dynamic shared memory of a kernel (pipeline.hpp), worked out once per kernel and launch
+// choice:
+//   the dots' arena   for a kernel with a tensor-core dot: the class its static shared
+//                     memory's markers name (dot_operands.hpp)
+//   the ring          launch_options::num_stages >= 2: two more buffers of the arena's size,
+//                     if they fit without fewer programs on a multiprocessor than registers and
+//                     the rest of the shared memory allow
+//   programs_per_sm   all the memory that leaves room for at most that many programs on a
+//                     multiprocessor (the ring's buffers when they fit in it)
+struct dynamic_plan {
+  dynamic_layout layout;
+  int bytes = 0;
+};
+inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFuncAttributes& fa, int programs_per_sm,
+                                               int num_stages, const launch_context& context) {
+  dynamic_plan p;
+  p.layout.arena = arena_of_static_bytes(fa.sharedSizeBytes);
   const shared_memory_limits l = shared_memory_of(fa);
-  const int share = l.per_sm / programs_per_sm / 256 * 256;
-  const int unused = share - l.reserved - l.own, most = l.per_block - l.own;
-  return allow_dynamic_shared_memory(kernel, l.own, unused < 0 ? 0 : unused > most ? most : unused,
-                                     context);
-}
-
-// launch_options::num_stages >= 2: a dot's operand ring (pipeline.hpp), two buffers the size of
-// the kernel's static shared memory (whose largest user is then a dot's operand buffer), for
-// kernels with at least ring_min_static_bytes of it (a wgmma dot's; a reduction's scratch is
-// smaller, and memory-bound kernels keep their L1), if they fit without fewer programs on a
-// multiprocessor than registers and static shared memory allow; else 0. It depends on the
-// kernel and the device only: the launch works it out once per kernel.
-inline int ring_shared_memory(const void* kernel, const cudaFuncAttributes& fa, const launch_context& context) {
-  if (fa.sharedSizeBytes < ring_min_static_bytes) return 0;
-  const shared_memory_limits l = shared_memory_of(fa);
-  int programs = 0;
-  TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&programs, kernel, int(fa.maxThreadsPerBlock), 0));
-  const int bytes = int(ring_bytes(unsigned((int(fa.sharedSizeBytes) + 1023) / 1024 * 1024)));
-  const int share = programs > 0 ? l.per_sm / programs / 256 * 256 - l.reserved - l.own : 0;
-  if (bytes > share || bytes > l.per_block - l.own) return 0;  // it would cost occupancy
-  return allow_dynamic_shared_memory(kernel, l.own, bytes, context);
+  const int base = int(dynamic_bytes(p.layout)), most = l.per_block - l.own;
+  if (base > most)
+    throw usage_error("tl::launch: kernel " + context.kernel + " needs " + std::to_string(base) +
+                      " bytes of dynamic shared memory for its dots, beyond the device's " + std::to_string(most));
+  dynamic_layout with_ring = p.layout;
+  with_ring.ring_buffer = p.layout.arena;
+  const int ring = int(dynamic_bytes(with_ring));
+  if (programs_per_sm > 0) {
+    const int share = l.per_sm / programs_per_sm / 256 * 256;
+    const int unused = std::min(share - l.reserved - l.own, most);
+    if (p.layout.arena != 0 && ring <= unused) p.layout = with_ring;
+    p.bytes = std::max(base, unused);
+  } else {
+    p.bytes = base;
+    if (num_stages >= 2 && p.layout.arena != 0 && ring <= most) {
+      int programs = 0;
+      TL_CUDA_CHECK(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&programs, kernel, int(fa.maxThreadsPerBlock), std::size_t(base)));
+      const int share = programs > 0 ? l.per_sm / programs / 256 * 256 - l.reserved - l.own : 0;
+      if (ring <= share) {  // no fewer programs with the ring
+        p.layout = with_ring;
+        p.bytes = ring;
+      }
+    }
+  }
+  if (p.bytes > 0) allow_dynamic_shared_memory(kernel, l.own, p.bytes, context);
+  return p;
 }
 
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
@@ -390,24 +410,32 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   }();
   r.registers = attributes.numRegs;
   r.local_bytes = std::int64_t(attributes.localSizeBytes);
-  // Dynamic shared memory: a programs_per_sm reservation, else a dot's operand ring.
-  int dynamic = 0;
+  // Dynamic shared memory: the dots' arena, and a programs_per_sm reservation or a dot's operand
+  // ring. Worked out once per kernel for the usual options (no reservation, with or without the ring).
+  dynamic_plan dyn;
+  const void* kernel_address = reinterpret_cast<const void*>(kernel);
   if (options.programs_per_sm > 0) {
-    dynamic = reserved_shared_memory(reinterpret_cast<const void*>(kernel), attributes, options.programs_per_sm, context);
+    dyn = plan_dynamic_shared_memory(kernel_address, attributes, options.programs_per_sm, options.num_stages, context);
   } else if (options.num_stages >= 2) {
-    static const int ring = ring_shared_memory(reinterpret_cast<const void*>(kernel), attributes, context);  // once per kernel
-    dynamic = ring;
+    static const dynamic_plan with_ring = plan_dynamic_shared_memory(kernel_address, attributes, 0, 2, context);
+    dyn = with_ring;
+  } else {
+    static const dynamic_plan without_ring = plan_dynamic_shared_memory(kernel_address, attributes, 0, 1, context);
+    dyn = without_ring;
   }
+  const int dynamic = dyn.bytes;
   r.dynamic_shared_bytes = dynamic;
   context.dynamic_shared = dynamic;
   if (!options.wait) {
-    std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, p...); }, bound);
+    std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, dyn.layout, p...); },
+               bound);
     check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
     return r;
   }
   timing t;
   check_call(cudaEventRecord(t.start, stream), "cudaEventRecord", __FILE__, __LINE__, context);
-  std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, p...); }, bound);
+  std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, dyn.layout, p...); },
+             bound);
   check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
   check_call(cudaEventRecord(t.stop, stream), "cudaEventRecord", __FILE__, __LINE__, context);
   check_call(cudaEventSynchronize(t.stop), "running the kernel", __FILE__, __LINE__, context,

@@ -23,18 +23,46 @@
 // no faster than one, and the third buffer costs programs per multiprocessor for larger tiles
 // (docs/performance.md).
 //
-// Dynamic shared memory (launch.hpp sizes it; nothing else uses it):
-//   [ring header] [up to 1024 bytes: the buffers' alignment] [buffer 0] [buffer 1]
-// Thread 0 writes the header; every thread reads it between a call's first and second barriers,
-// and thread 0 writes only what no thread reads in that window (the other buffer's tag) before
-// the second barrier.
+// Dynamic shared memory (launch.hpp sizes it; nothing else uses it), in a kernel with a
+// tensor-core dot:
+//   [header] [up to 1024 bytes: alignment] [the dots' arena] [ring buffer 0] [ring buffer 1]
+// The arena holds the operands of whichever dot runs (dot_scratch, dot_operands.hpp); the ring's
+// buffers exist when the launch gave them (launch_options::num_stages >= 2, and room). The
+// entry writes the header's sizes and resets its tags, then waits for its threads (launch.hpp).
+// Thread 0 writes the tags; every thread reads them between a call's first and second
+// barriers, and thread 0 writes only what no thread reads in that window (the other buffer's
+// tag) before the second barrier.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "layout.hpp"
 
 namespace tl::detail::cuda {
+
+// The arena classes of the dots' operands (dot_operands.hpp: dot_scratch) and how the launch
+// reads the class a kernel needs from its static shared memory.
+inline constexpr int arena_classes[] = {8 * 1024, 16 * 1024, 32 * 1024, 48 * 1024};
+constexpr int arena_class_of(int bytes) {
+  for (int c = 0; c < 4; ++c)
+    if (bytes <= arena_classes[c]) return c;
+  return -1;
+}
+inline constexpr int dot_arena_max = arena_classes[3];
+// The arena the static shared memory's markers ask for (0: no tensor-core dot).
+inline constexpr unsigned arena_of_static_bytes(std::size_t static_bytes) {
+  const unsigned bits = unsigned(static_bytes % 256) >> 4;
+  unsigned arena = 0;
+  for (int c = 0; c < 4; ++c)
+    if (bits & (1u << c)) arena = unsigned(arena_classes[c]);
+  return arena;
+}
+
+static_assert(arena_of_static_bytes(0) == 0 && arena_of_static_bytes(4096) == 0);
+static_assert(arena_of_static_bytes(2 * 256 + 16) == 8 * 1024);
+static_assert(arena_of_static_bytes(3 * 256 + 16 + 64) == 32 * 1024);
+static_assert(arena_of_static_bytes(16 + 32 + 64 + 128) == 48 * 1024);
 
 #if defined(__CUDACC__)
 
@@ -45,16 +73,21 @@ struct ring_tag {
   std::int64_t stride_a = 0, stride_b = 0;
 };
 struct dot_ring {
-  unsigned plan;  // the dot shape that owns the ring; 0: none yet
-  unsigned pad[3];
+  unsigned plan;         // the dot shape that owns the ring; 0: none yet
+  unsigned arena;        // bytes of the dots' arena
+  unsigned ring_buffer;  // bytes of each ring buffer; 0: no ring
+  unsigned pad;
   ring_tag tags[2];
 };
-// Kernels with less static shared memory get no ring (launch.hpp): the smallest dot worth
-// pipelining (64 x 64 x 32 in fp16) stages 8 KiB of operands.
-inline constexpr unsigned ring_min_static_bytes = 8 * 1024;
 inline constexpr unsigned ring_header_bytes = (sizeof(dot_ring) + 15) / 16 * 16;
-// Dynamic shared memory for the ring's two buffers of `buffer` bytes (launch.hpp).
-inline constexpr unsigned ring_bytes(unsigned buffer) { return ring_header_bytes + 1024 + 2 * buffer; }
+// The sizes the launch gives the entry (launch.hpp): arena 0 for a kernel without a tensor-core dot.
+struct dynamic_layout {
+  unsigned arena = 0, ring_buffer = 0;
+};
+// Dynamic shared memory for an arena and two ring buffers (launch.hpp).
+inline constexpr unsigned dynamic_bytes(dynamic_layout l) {
+  return l.arena == 0 ? 0 : ring_header_bytes + 1024 + l.arena + 2 * l.ring_buffer;
+}
 
 __device__ __forceinline__ char* dynamic_shared() {
   extern __shared__ __align__(16) char tl_dynamic_shared[];
@@ -66,21 +99,23 @@ __device__ __forceinline__ unsigned dynamic_shared_bytes() {
   return n;
 }
 __device__ __forceinline__ dot_ring& ring_header() { return *reinterpret_cast<dot_ring*>(dynamic_shared()); }
-// The ring's first buffer (1024-aligned: the swizzle is a function of the address).
-__device__ __forceinline__ char* ring_buffers() {
+// The dots' arena (1024-aligned: wgmma's swizzle is a function of the address).
+__device__ __forceinline__ char* dot_arena() {
   char* const after = dynamic_shared() + ring_header_bytes;
   const auto a = static_cast<unsigned>(__cvta_generic_to_shared(after));
   return after + (1024 - a % 1024) % 1024;
 }
-// Does the dynamic shared memory hold the ring for buffers of `buffer` bytes? (Read before any
-// barrier: the header is not.)
-__device__ __forceinline__ bool ring_fits(unsigned buffer) { return dynamic_shared_bytes() >= ring_bytes(buffer); }
+// The ring's first buffer, after the arena.
+__device__ __forceinline__ char* ring_buffers() { return dot_arena() + ring_header().arena; }
+// Does the ring have buffers of `buffer` bytes?
+__device__ __forceinline__ bool ring_fits(unsigned buffer) { return ring_header().ring_buffer >= buffer; }
 
-// At the program's start (thread 0; the first dot's barrier publishes it).
-__device__ __forceinline__ void ring_reset() {
-  if (dynamic_shared_bytes() < ring_header_bytes) return;
+// At the program's start, by thread 0 (the entry then waits for all threads).
+__device__ __forceinline__ void ring_reset(dynamic_layout l) {
   dot_ring& r = ring_header();
   r.plan = 0;
+  r.arena = l.arena;
+  r.ring_buffer = l.ring_buffer;
   r.tags[0] = r.tags[1] = ring_tag{};
 }
 
