@@ -1,9 +1,10 @@
-// Tutorials 01, 03 and 09, and the guide's rgb2grey (4 warps a program).
+// Tutorials 01, 03 and 09, the guide's rgb2grey and short RMSNorm rows (4 warps a program).
 #include "../../../examples/guide/grey.hpp"
 #include "../../../examples/tutorials/t01_vector_add.hpp"
 #include "../../../examples/tutorials/t03_matmul.hpp"
 #include "../../../examples/tutorials/t09_persistent_matmul.hpp"
 #include "entry.hpp"
+#include "rms_norm.hpp"
 #include "tl_tutorial_kernels.hpp"
 
 using namespace tutorial_entries;
@@ -76,4 +77,8 @@ extern "C" int tl_tutorials_rgb2grey_u8(const void* x, void* out, int h, int w, 
     tl::launch<rgb2grey_k<bs0, bs1>>(tl::grid(tl::cdiv(h, bs0), tl::cdiv(w, bs1)), on(stream),
                                      buffer<const std::uint8_t>(x, 3 * n, "x"), buffer<std::uint8_t>(out, n, "out"), h, w);
   });
+}
+
+void rms_norm_4warps(const void* x, void* y, const void* w, int rows, int n, int stride, float eps, void* stream) {
+  rms_norm<1024>(x, y, w, rows, n, stride, eps, stream);
 }

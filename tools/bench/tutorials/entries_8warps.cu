@@ -1,37 +1,17 @@
-// Tutorial 02 and an RMSNorm (8 warps a program, as tutorial 02 launches it: a wide row
+// Tutorial 02, tutorial 03 with 8 warps, and an RMSNorm (8 warps a program, as tutorial 02
+// launches it and as Triton's rule of thumb gives rows of 2048 elements and more: a wide row
 // spreads over twice the threads of a 4-warp program).
 #include <stdexcept>
 
 #include "../../../examples/tutorials/t02_fused_softmax.hpp"
+#include "../../../examples/tutorials/t03_matmul.hpp"
+#include "rms_norm.hpp"
 #include "entry.hpp"
 #include "tl_tutorial_kernels.hpp"
 
 using namespace tutorial_entries;
 
-// RMSNorm, written as tutorial 05 writes its layer norm: one row a program, BLOCK_SIZE the
-// next power of two of the row.
-template <int BLOCK_SIZE>
-TL_KERNEL void rms_norm_fwd(tl::ptr<const tl::fp16> X, tl::ptr<tl::fp16> Y, tl::ptr<const tl::fp16> W, int stride, int N,
-                            float eps) {
-  auto row = tl::program_id(0);
-  auto cols = tl::arange<0, BLOCK_SIZE>();
-  auto mask = cols < N;
-  auto x = tl::load(X + row * stride + cols, mask, 0.0f).to(tl::float32);
-  auto var = tl::sum<0>(x * x) / N;
-  auto rstd = 1 / tl::sqrt(var + eps);
-  auto w = tl::load(W + cols, mask);
-  auto y = x * rstd * w;
-  tl::store(Y + row * stride + cols, y, mask);
-}
-
 namespace {
-template <int BLOCK_SIZE>
-void rms_norm(const void* x, void* y, const void* w, int rows, int n, int stride, float eps, void* stream) {
-  using T = tl::fp16;
-  tl::launch<rms_norm_fwd<BLOCK_SIZE>>(tl::grid(rows), on(stream), buffer<const T>(x, span(rows, n, stride, 1), "x"),
-                                       buffer<T>(y, span(rows, n, stride, 1), "y"), buffer<const T>(w, n, "w"), stride, n,
-                                       eps);
-}
 template <int BLOCK_SIZE>
 void softmax(void* out, const void* in, int in_stride, int out_stride, int rows, int cols, int programs, void* stream) {
   tl::launch<softmax_kernel<BLOCK_SIZE>>(tl::grid(programs), on(stream),
@@ -58,10 +38,29 @@ extern "C" int tl_tutorials_softmax_f32(void* out, const void* in, int in_stride
 extern "C" int tl_tutorials_rms_norm_f16(const void* x, void* y, const void* w, int rows, int n, int stride, float eps,
                                          void* stream) {
   return guarded([&] {
-    if (n <= 1024) rms_norm<1024>(x, y, w, rows, n, stride, eps, stream);
+    if (n <= 1024) rms_norm_4warps(x, y, w, rows, n, stride, eps, stream);  // entries_4warps.cu
     else if (n <= 2048) rms_norm<2048>(x, y, w, rows, n, stride, eps, stream);
     else if (n <= 4096) rms_norm<4096>(x, y, w, rows, n, stride, eps, stream);
     else if (n <= 8192) rms_norm<8192>(x, y, w, rows, n, stride, eps, stream);
     else throw std::invalid_argument("rms_norm: n " + std::to_string(n) + " is more than 8192");
+  });
+}
+
+// Tutorial 03 with Triton's Hopper tile: 128 x 256 x 64, 8 warps (the suite times both tiles,
+// as Triton's autotuner tries its configurations, and keeps the faster).
+extern "C" int tl_tutorials_matmul_wide(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int sam,
+                                        int sak, int sbk, int sbn, int scm, int scn, int act, void* stream) {
+  return guarded([&] {
+    constexpr int BM = 128, BN = 256, BK = 64, GM = 8;
+    auto run = [&]<class T, activation Act>() {
+      tl::launch<matmul_kernel<BM, BN, BK, GM, Act, T>>(
+          tl::grid(tl::cdiv(M, BM) * tl::cdiv(N, BN)), on(stream), buffer<const T>(a, span(M, K, sam, sak), "a"),
+          buffer<const T>(b, span(K, N, sbk, sbn), "b"), buffer<T>(c, span(M, N, scm, scn), "c"), M, N, K, sam, sak, sbk,
+          sbn, scm, scn);
+    };
+    if (dtype == 0 && act == 0) run.template operator()<tl::fp16, activation::none>();
+    else if (dtype == 0) run.template operator()<tl::fp16, activation::leaky_relu>();
+    else if (act == 0) run.template operator()<tl::bf16, activation::none>();
+    else run.template operator()<tl::bf16, activation::leaky_relu>();
   });
 }

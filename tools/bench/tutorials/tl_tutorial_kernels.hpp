@@ -14,6 +14,10 @@ int tl_tutorials_softmax_f32(void* out, const void* in, int in_row_stride, int o
 int tl_tutorials_matmul(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int stride_am,
                         int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn, int activation,
                         void* stream);
+// The same with 128 x 256 x 64 tiles and 8 warps a program (Triton's tile on Hopper).
+int tl_tutorials_matmul_wide(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int stride_am,
+                             int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn, int activation,
+                             void* stream);
 // The same, fp16, by min(num_sms, tiles) programs walking the tiles (tutorial 09).
 int tl_tutorials_matmul_persistent(const void* a, const void* b, void* c, int M, int N, int K, int stride_am,
                                    int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn, int num_sms,

@@ -35,10 +35,11 @@ constexpr int mma_k() {
   else return Kind::k;
 }
 
-// Shared memory a tensor-core dot may take for A and B: above it, K is split into steps
-// (the whole operands of a 128 x 128 x 64 float32 dot would be 70 KiB, beyond the 48 KiB a
-// kernel can have statically, and fewer bytes let more programs share a multiprocessor).
-inline constexpr int dot_smem_budget = 40 * 1024;
+// Shared memory a tensor-core dot may take for A and B: above it, K is split into steps (the
+// whole operands of a 128 x 128 x 64 float32 dot would be 64 KiB, and fewer bytes let more
+// programs share a multiprocessor). The largest arena class (pipeline.hpp): a 128 x 256 x 64
+// fp16 dot, Triton's tile on Hopper, is not split.
+inline constexpr int dot_smem_budget = 48 * 1024;
 
 // B written as tl::trans(x): the dots store x's rows (N x K) as B's columns, K-major, rather
 // than gathering the transposed view through shared memory (x: a loaded block that cp.async can

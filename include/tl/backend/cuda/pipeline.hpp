@@ -26,6 +26,8 @@
 // Dynamic shared memory (launch.hpp sizes it; nothing else uses it), in a kernel with a
 // tensor-core dot:
 //   [header] [up to 1024 bytes: alignment] [the dots' arena] [ring buffer 0] [ring buffer 1]
+// (The region itself is only 16-aligned: declared 1024-aligned, ptxas pads the static shared
+// memory to 1024 bytes, which would hide the arena markers, dot_operands.hpp.)
 // The arena holds the operands of whichever dot runs (dot_scratch, dot_operands.hpp); the ring's
 // buffers exist when the launch gave them (launch_options::num_stages >= 2, and room). The
 // entry writes the header's sizes and resets its tags, then waits for its threads (launch.hpp).
