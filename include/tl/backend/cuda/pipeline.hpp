@@ -91,10 +91,11 @@ inline constexpr unsigned dynamic_bytes(dynamic_layout l) {
   return l.arena == 0 ? 0 : ring_header_bytes + 1024 + l.arena + 2 * l.ring_buffer;
 }
 
-__device__ __forceinline__ char* dynamic_shared() {
-  extern __shared__ __align__(16) char tl_dynamic_shared[];
-  return tl_dynamic_shared;
-}
+}  // namespace tl::detail::cuda
+// The dynamic shared memory, under a plain name: dot_arena reads its address in PTX.
+extern "C" __shared__ __align__(16) char tl_dynamic_shared[];
+namespace tl::detail::cuda {
+__device__ __forceinline__ char* dynamic_shared() { return tl_dynamic_shared; }
 __device__ __forceinline__ unsigned dynamic_shared_bytes() {
   unsigned n;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(n));
@@ -102,10 +103,14 @@ __device__ __forceinline__ unsigned dynamic_shared_bytes() {
 }
 __device__ __forceinline__ dot_ring& ring_header() { return *reinterpret_cast<dot_ring*>(dynamic_shared()); }
 // The dots' arena (1024-aligned: wgmma's swizzle is a function of the address).
+// Its address is taken in PTX, where ptxas folds it (it places the dynamic memory after the
+// static): computed from the C++ pointer, the alignment stays a run-time computation and the
+// operands' descriptors with it (a matmul kernel took 27 more registers).
 __device__ __forceinline__ char* dot_arena() {
-  char* const after = dynamic_shared() + ring_header_bytes;
-  const auto a = static_cast<unsigned>(__cvta_generic_to_shared(after));
-  return after + (1024 - a % 1024) % 1024;
+  unsigned a;
+  asm("mov.u32 %0, tl_dynamic_shared;" : "=r"(a));
+  a = (a + ring_header_bytes + 1023) & ~1023u;
+  return static_cast<char*>(__cvta_shared_to_generic(a));
 }
 // The ring's first buffer, after the arena.
 __device__ __forceinline__ char* ring_buffers() { return dot_arena() + ring_header().arena; }
