@@ -55,21 +55,21 @@ inline constexpr bool transposed_operand_v = transposed_operand<std::remove_cvre
 // another, each beginning with a barrier), in dynamic shared memory (pipeline.hpp). Its size is
 // the largest arena class any of the kernel's dots needs: a static array per dot shape would add
 // up (a kernel with a dozen dot shapes, an attention backward pass, would outgrow the 48 KiB of
-// static shared memory). The launch learns the class from the kernel's static shared memory: a
-// dot of class c also declares a marker array of 16 << c bytes, and every other static array is
-// a whole number of 256 bytes (scratch_size), so the static size modulo 256 has bit 4 + c set
-// for each class in use (launch.hpp reads it: arena_of_static_bytes).
+// static shared memory). The launch learns the class, and whether a ring would be used, from
+// markers in the kernel's static shared memory (pipeline.hpp: arena_of_static_bytes).
 #if defined(__CUDACC__)
-template <int C>
-__device__ __forceinline__ void arena_marker() {
-  __shared__ alignas(16) char marker[16 << C];
-  asm volatile("// tl dot arena class %0" ::"r"(unsigned(__cvta_generic_to_shared(marker))));
-}
 template <int Bytes>
+__device__ __forceinline__ void shared_marker() {
+  __shared__ alignas(16) char marker[Bytes];
+  asm volatile("// tl shared-memory marker %0" ::"r"(unsigned(__cvta_generic_to_shared(marker))));
+}
+// The arena for a dot whose operands take Bytes; Ring: the dot can run from the operand ring.
+template <int Bytes, bool Ring = false>
 __device__ __forceinline__ char* dot_scratch() {
   constexpr int c = arena_class_of(Bytes);
   static_assert(c >= 0, "a tensor-core dot's operands outgrew the largest arena class");
-  arena_marker<c>();
+  shared_marker<(16 << c)>();
+  if constexpr (Ring) shared_marker<ring_marker_bytes>();
   return dot_arena();
 }
 #endif

@@ -191,6 +191,8 @@ struct wgmma_dot {
   using BSource = typename b_source<EB, b_rows>::type;
   static constexpr bool b_copyable =
       b_rows ? async_operand<BSource>() : P::b_mn_major || (a_regs && transposed_copy_ok<KC, N, size>);
+  // Can the dot run from the operand ring (run_from_ring)? Both tiles copied whole, K one step.
+  static constexpr bool ring_capable = !a_regs && K == KC && (P::b_mn_major || b_rows) && async_operand<EA>() && b_copyable;
   // The accumulator in wgmma's register order, per 16-row slot group mt and piece of B.
   static constexpr int NG = N / 16, MT = LO::slots / 8 / NG, PIECES = N / piece;
 
@@ -210,7 +212,7 @@ struct wgmma_dot {
   // ---- prologue ----
   template <class Acc>
   __device__ __forceinline__ wgmma_dot(const EA& ea, const EB& eb, const Acc* acc) {
-    char* const base = dot_scratch<P::bytes(KC)>();
+    char* const base = dot_scratch<P::bytes(KC), ring_capable>();
     A = base;
     B = base + a_bytes;
     a_tile = async_tile_of(ea);
@@ -368,7 +370,7 @@ struct wgmma_dot {
   // (the issue slots are as busy as the tensor cores): the buffer count is a constant, the
   // checks are few, and the descriptors are a base plus constants.
   __device__ __forceinline__ bool run_from_ring() {
-    if constexpr (!a_regs && K == KC && (P::b_mn_major || b_rows) && async_operand<EA>() && b_copyable) {
+    if constexpr (ring_capable) {
       constexpr unsigned buffer = (unsigned(P::bytes(KC)) + 1023) / 1024 * 1024;
       constexpr unsigned plan = 1u + (unsigned(M / 64 - 1) | unsigned(N / 16 - 1) << 6 | unsigned(KC / 8 - 1) << 12 |
                                       unsigned(size) << 20 | unsigned(permuted) << 24 | unsigned(b_rows) << 25);

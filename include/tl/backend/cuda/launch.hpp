@@ -303,9 +303,11 @@ inline shared_memory_limits shared_memory_of(const cudaFuncAttributes& fa) {
 
 // Lets `kernel` take `bytes` of dynamic shared memory with all of the multiprocessor's memory as
 // shared memory (so that programs count as computed), and returns bytes.
-inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, const launch_context& context) {
-  check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
-             "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
+inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, const launch_context& context,
+                                       bool all_shared = true) {
+  if (all_shared)
+    check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+               "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
   if (own + bytes > 48 * 1024)  // static and dynamic together beyond the default limit: asked for
     check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
                "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", __FILE__, __LINE__, context);
@@ -316,9 +318,12 @@ inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, c
 // choice:
 //   the dots' arena   for a kernel with a tensor-core dot: the class its static shared
 //                     memory's markers name (dot_operands.hpp)
-//   the ring          launch_options::num_stages >= 2: two more buffers of the arena's size,
-//                     if they fit without fewer programs on a multiprocessor than registers and
-//                     the rest of the shared memory allow
+//   the ring          launch_options::num_stages >= 2 and a dot that can use it: two more
+//                     buffers of the arena's size, if they fit without fewer programs on a
+//                     multiprocessor than registers and the rest of the shared memory allow
+// With a ring or a reservation the multiprocessor's memory is all shared (so that programs count
+// as computed); the arena alone leaves the split to the driver (the L1 a kernel's other loads
+// use).
 //   programs_per_sm   all the memory that leaves room for at most that many programs on a
 //                     multiprocessor (the ring's buffers when they fit in it)
 struct dynamic_plan {
@@ -328,7 +333,8 @@ struct dynamic_plan {
 inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFuncAttributes& fa, int programs_per_sm,
                                                int num_stages, const launch_context& context) {
   dynamic_plan p;
-  p.layout.arena = arena_of_static_bytes(fa.sharedSizeBytes);
+  const arena_need need = arena_of_static_bytes(fa.sharedSizeBytes);
+  p.layout.arena = need.arena;
   const shared_memory_limits l = shared_memory_of(fa);
   const int base = int(dynamic_bytes(p.layout)), most = l.per_block - l.own;
   if (base > most)
@@ -340,11 +346,11 @@ inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFun
   if (programs_per_sm > 0) {
     const int share = l.per_sm / programs_per_sm / 256 * 256;
     const int unused = std::min(share - l.reserved - l.own, most);
-    if (p.layout.arena != 0 && ring <= unused) p.layout = with_ring;
+    if (need.ring && ring <= unused) p.layout = with_ring;
     p.bytes = std::max(base, unused);
   } else {
     p.bytes = base;
-    if (num_stages >= 2 && p.layout.arena != 0 && ring <= most) {
+    if (num_stages >= 2 && need.ring && ring <= most) {
       int programs = 0;
       TL_CUDA_CHECK(
           cudaOccupancyMaxActiveBlocksPerMultiprocessor(&programs, kernel, int(fa.maxThreadsPerBlock), std::size_t(base)));
@@ -355,7 +361,8 @@ inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFun
       }
     }
   }
-  if (p.bytes > 0) allow_dynamic_shared_memory(kernel, l.own, p.bytes, context);
+  if (p.bytes > 0)
+    allow_dynamic_shared_memory(kernel, l.own, p.bytes, context, programs_per_sm > 0 || p.layout.ring_buffer > 0);
   return p;
 }
 

@@ -44,27 +44,36 @@
 namespace tl::detail::cuda {
 
 // The arena classes of the dots' operands (dot_operands.hpp: dot_scratch) and how the launch
-// reads the class a kernel needs from its static shared memory.
-inline constexpr int arena_classes[] = {8 * 1024, 16 * 1024, 32 * 1024, 48 * 1024};
+// reads what a kernel needs from its static shared memory: a dot of arena class c declares a
+// marker array of 16 << c bytes, and a dot that can run from the operand ring one of 128 bytes;
+// every other static array of tl is a whole number of 256 bytes, so the static size modulo 256
+// names the classes in use and whether any dot would use a ring.
+inline constexpr int arena_classes[] = {16 * 1024, 32 * 1024, 48 * 1024};
 constexpr int arena_class_of(int bytes) {
-  for (int c = 0; c < 4; ++c)
+  for (int c = 0; c < 3; ++c)
     if (bytes <= arena_classes[c]) return c;
   return -1;
 }
-inline constexpr int dot_arena_max = arena_classes[3];
-// The arena the static shared memory's markers ask for (0: no tensor-core dot).
-inline constexpr unsigned arena_of_static_bytes(std::size_t static_bytes) {
+inline constexpr int dot_arena_max = arena_classes[2];
+inline constexpr int ring_marker_bytes = 128;
+struct arena_need {
+  unsigned arena = 0;  // 0: no tensor-core dot
+  bool ring = false;   // some dot can run from the operand ring
+};
+inline constexpr arena_need arena_of_static_bytes(std::size_t static_bytes) {
   const unsigned bits = unsigned(static_bytes % 256) >> 4;
-  unsigned arena = 0;
-  for (int c = 0; c < 4; ++c)
-    if (bits & (1u << c)) arena = unsigned(arena_classes[c]);
-  return arena;
+  arena_need n;
+  for (int c = 0; c < 3; ++c)
+    if (bits & (1u << c)) n.arena = unsigned(arena_classes[c]);
+  n.ring = (bits & 8u) != 0;
+  return n;
 }
 
-static_assert(arena_of_static_bytes(0) == 0 && arena_of_static_bytes(4096) == 0);
-static_assert(arena_of_static_bytes(2 * 256 + 16) == 8 * 1024);
-static_assert(arena_of_static_bytes(3 * 256 + 16 + 64) == 32 * 1024);
-static_assert(arena_of_static_bytes(16 + 32 + 64 + 128) == 48 * 1024);
+static_assert(arena_of_static_bytes(0).arena == 0 && arena_of_static_bytes(4096).arena == 0);
+static_assert(arena_of_static_bytes(2 * 256 + 16).arena == 16 * 1024);
+static_assert(arena_of_static_bytes(3 * 256 + 16 + 32).arena == 32 * 1024 && !arena_of_static_bytes(3 * 256 + 48).ring);
+static_assert(arena_of_static_bytes(16 + 64 + ring_marker_bytes).arena == 48 * 1024);
+static_assert(arena_of_static_bytes(32 + ring_marker_bytes).ring);
 
 #if defined(__CUDACC__)
 
