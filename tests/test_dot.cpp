@@ -99,8 +99,11 @@ TEMPLATE_TEST_CASE("out_dtype float16 rounds the float32 result once", "[dot]", 
       REQUIRE(std::abs(va[n] - want_acc) <= 0x1p-10 * std::abs(want_acc) + 1e-4);
       REQUIRE(vl[n] == va[n]);
     }
-  // float32 out is the default dot.
+  // float32 out is the default dot; an fp16 accumulator alone gives the same fp16 result.
   REQUIRE(values(dot(a, b, float32)) == values(dot(a, b)));
+  const auto got_fp16_acc = dot(a, b, acc);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(got_fp16_acc)>, fp16>);
+  REQUIRE(values(got_fp16_acc) == va);
 }
 
 TEST_CASE("int8 dot with out_dtype int32 is the default", "[dot]") {

@@ -70,7 +70,30 @@ struct dot_shapes {
 };
 
 template <input_precision Prec, class A, class B, class Acc>
+TL_HD auto dot_lowered(const A& a, const B& b, const Acc* acc);
+
+// A 16-bit float accumulator for float operands: the sum runs in float32 from it and is rounded
+// once, as dot_impl computes it, but through the float32 accumulator's lowering (on the GPU the
+// tensor cores, which accumulate in float32).
+template <class Acc, class TA>
+inline constexpr bool narrow_float_acc_v = [] {
+  if constexpr (std::is_void_v<Acc>) return false;
+  else return is_small_float_v<value_of_t<Acc>> && (is_small_float_v<TA> || std::is_same_v<TA, float>);
+}();
+
+template <input_precision Prec, class A, class B, class Acc>
 TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc) {
+  if constexpr (narrow_float_acc_v<Acc, value_of_t<A>>) {
+    using AccT = value_of_t<Acc>;
+    const auto wide = eval(acc->to(dtype<float>{}));
+    return eval(dot_impl<Prec, A, B, std::remove_cvref_t<decltype(wide)>>(a, b, &wide).to(dtype<AccT>{}));
+  } else {
+    return dot_lowered<Prec, A, B, Acc>(a, b, acc);
+  }
+}
+
+template <input_precision Prec, class A, class B, class Acc>
+TL_HD auto dot_lowered(const A& a, const B& b, const Acc* acc) {
   using SA = shape_of_t<A>;
   using SB = shape_of_t<B>;
   using TA = value_of_t<A>;
