@@ -3,6 +3,7 @@
 // `programs` programs (on a GPU the tutorial takes one per multiprocessor; here fewer than the
 // tiles, so that each program walks several, and the CPU backend runs the same grid).
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "matmul_check.hpp"
@@ -13,56 +14,54 @@ using namespace tutorials;
 constexpr const char* constexpr_names[] = {"B0", "B1", "B_MID", "B2"};
 using blocks = puzzles::configs<puzzles::cfg<64, 64, 32, 8>, puzzles::cfg<32, 32, 32, 2>, puzzles::cfg<128, 128, 64, 8>>;
 constexpr int programs = 6;
-}  // namespace
 
-namespace tutorials {
-puzzle tutorial_09() {
+// The checker of either form: inputs, poisoned C, min(programs, tiles) programs, the check.
+// Launch(block sizes, problem, num_sms, request) runs the kernel and returns its report.
+template <class Launch>
+puzzle persistent_tutorial(std::string id, std::string title, std::string formula, b_layout bl, Launch launch) {
   puzzle p;
-  describe_matmul(p, b_layout::row_major);
-  p.id = "9";
+  describe_matmul(p, bl);
+  p.id = std::move(id);
   p.number = 9;
-  p.title = "persistent matmul";
-  p.formula = "C = A @ B (fp16), NUM_SMS programs walking the tiles, offsets clamped with where";
+  p.title = std::move(title);
+  p.formula = std::move(formula);
   p.compiled = blocks::list(constexpr_names);
-  p.run = [](const request& r) {
+  p.run = [bl, launch](const request& r) {
     return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
-      constexpr int BM = decltype(c)::v[0], BN = decltype(c)::v[1], BK = decltype(c)::v[2], GM = decltype(c)::v[3];
-      matmul_problem m = make_matmul(r, b_layout::row_major);
-      const int tiles = tl::cdiv(m.M, BM) * tl::cdiv(m.N, BN);
-      const int num_sms = std::min(programs, tiles);
+      constexpr int BM = decltype(c)::v[0], BN = decltype(c)::v[1];
+      matmul_problem m = make_matmul(r, bl);
+      const int num_sms = std::min(programs, tl::cdiv(m.M, BM) * tl::cdiv(m.N, BN));
       outcome o;
-      o.report = tl::launch<matmul_kernel_persistent<BM, BN, BK, GM>>(
-          tl::grid(num_sms), r.launch, tl::ptr(std::as_const(m.a), "a"), tl::ptr(std::as_const(m.b), "b"),
-          tl::ptr(m.c, "c"), m.M, m.N, m.K, m.K, 1, m.stride_bk, m.stride_bn, m.N, 1, num_sms);
+      o.report = launch(c, m, num_sms, r);
       check_matmul(o, m, false);
       return o;
     });
   };
   return p;
 }
+}  // namespace
+
+namespace tutorials {
+puzzle tutorial_09() {
+  return persistent_tutorial(
+      "9", "persistent matmul", "C = A @ B (fp16), NUM_SMS programs walking the tiles, offsets clamped with where",
+      b_layout::row_major, [](auto c, matmul_problem& m, int num_sms, const request& r) {
+        constexpr int BM = decltype(c)::v[0], BN = decltype(c)::v[1], BK = decltype(c)::v[2], GM = decltype(c)::v[3];
+        return tl::launch<matmul_kernel_persistent<BM, BN, BK, GM>>(
+            tl::grid(num_sms), r.launch, tl::ptr(std::as_const(m.a), "a"), tl::ptr(std::as_const(m.b), "b"),
+            tl::ptr(m.c, "c"), m.M, m.N, m.K, m.K, 1, m.stride_bk, m.stride_bn, m.N, 1, num_sms);
+      });
+}
 
 puzzle tutorial_09_descriptor() {
-  puzzle p;
-  describe_matmul(p, b_layout::column_major);
-  p.id = "9/descriptor";
-  p.number = 9;
-  p.title = "persistent matmul, tensor descriptors";
-  p.formula = "C = A @ B (fp16, B stored N x K), NUM_SMS programs, A, B and C through tensor descriptors";
-  p.compiled = blocks::list(constexpr_names);
-  p.run = [](const request& r) {
-    return blocks::dispatch(constexpr_names, r.c, [&](auto c) {
-      constexpr int BM = decltype(c)::v[0], BN = decltype(c)::v[1], BK = decltype(c)::v[2], GM = decltype(c)::v[3];
-      matmul_problem m = make_matmul(r, b_layout::column_major);
-      const int tiles = tl::cdiv(m.M, BM) * tl::cdiv(m.N, BN);
-      const int num_sms = std::min(programs, tiles);
-      outcome o;
-      o.report = tl::launch<matmul_kernel_descriptor_persistent<BM, BN, BK, GM>>(
-          tl::grid(num_sms), r.launch, tl::ptr(std::as_const(m.a), "a"), tl::ptr(std::as_const(m.b), "b"),
-          tl::ptr(m.c, "c"), m.M, m.N, m.K, num_sms);
-      check_matmul(o, m, false);
-      return o;
-    });
-  };
-  return p;
+  return persistent_tutorial(
+      "9/descriptor", "persistent matmul, tensor descriptors",
+      "C = A @ B (fp16, B stored N x K), NUM_SMS programs, A, B and C through tensor descriptors",
+      b_layout::column_major, [](auto c, matmul_problem& m, int num_sms, const request& r) {
+        constexpr int BM = decltype(c)::v[0], BN = decltype(c)::v[1], BK = decltype(c)::v[2], GM = decltype(c)::v[3];
+        return tl::launch<matmul_kernel_descriptor_persistent<BM, BN, BK, GM>>(
+            tl::grid(num_sms), r.launch, tl::ptr(std::as_const(m.a), "a"), tl::ptr(std::as_const(m.b), "b"),
+            tl::ptr(m.c, "c"), m.M, m.N, m.K, num_sms);
+      });
 }
 }  // namespace tutorials
