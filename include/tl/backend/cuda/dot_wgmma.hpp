@@ -57,11 +57,10 @@ constexpr bool warps_on_rows() {
 // What a wgmma dot of D = dot_shapes<...> with element type T and result layout LO looks like.
 // ARegs: A goes to the tensor cores from registers (wgmma_plan_for decides, a_fragment_layout
 // checks the layout), so only B takes shared memory.
-template <class D, class T, class MmaKind, class LO, bool ARegs = false, bool BTransposed = false, bool AInOrder = false>
+template <class D, class T, class MmaKind, class LO, bool ARegs = false, bool BTransposed = false>
 struct wgmma_plan {
   using kind = MmaKind;  // mma_kinds.hpp, or void: no tensor cores for T
   static constexpr bool a_regs = ARegs;
-  static constexpr bool a_in_order = AInOrder;  // A's k order is B's rows' (no kperm)
   static constexpr int size = int(sizeof(T));
   static constexpr int M = D::M, N = D::N, K = D::K;
   // B = trans(x) (transposed_operand): x's rows stored as they are, K-major (not with A from
@@ -131,31 +130,6 @@ constexpr bool a_fragment_layout() {
   }
 }
 
-// Does layout LA of a 16-bit A [M, K] in the accumulator order (a computed block: an earlier
-// dot's result) give each thread the cells of its k16 fragments as they are: rows g and g + 8 of
-// its accumulator's tile, columns 2q, 2q + 1 and 2q + 8, 2q + 9 of each group of 16, in slots
-// 8 (mt K / 16 + u) + 4 r + 2 h + b? (Then B's rows keep their order.)
-template <class LA, class LO, int M, int N, int K>
-constexpr bool a_fragment_layout_accumulator() {
-  constexpr int NG = N / 16, UG = K / 16;
-  if constexpr (!LA::tiled || !LO::tiled || K % 16 != 0 || N % 16 != 0) {
-    return false;
-  } else {
-    constexpr int MT = LO::slots / 8 / NG;
-    bool ok = LA::slots == 8 * MT * UG;
-    for (int t = 0; ok && t < threads; ++t)
-      for (int mt = 0; mt < MT; ++mt)
-        for (int r = 0; r < 2; ++r) {
-          const std::int64_t row = LO::flat(t, 8 * mt * NG + 4 * r) / N;
-          for (int u = 0; u < UG; ++u)
-            for (int h = 0; h < 2; ++h)
-              for (int b = 0; b < 2; ++b)
-                ok = ok && LA::flat(t, 8 * (mt * UG + u) + 4 * r + 2 * h + b) == row * K + 16 * u + 8 * h + 2 * (t % 4) + b;
-        }
-    return ok;
-  }
-}
-
 // The plan of a dot of D = dot_shapes<...> on instruction kind Kind, A given by EA, into Out.
 // A comes from registers (tf32, fp16, bf16) for an A the threads evaluate themselves (one that
 // cp.async can copy stays in shared memory, where the copy puts it without registers); a 16-bit
@@ -164,13 +138,10 @@ template <class D, class Kind, class EA, class EB, class Out>
 struct wgmma_plan_for {
   using LO = typename Out::layout;
   static constexpr bool sixteen_bit = std::is_same_v<Kind, mma_f16> || std::is_same_v<Kind, mma_bf16>;
-  static constexpr bool a16_candidate = sixteen_bit && D::N % 64 == 0 && !transposed_operand_v<EB> && !async_operand<EA>();
-  // A 16-bit A in the accumulator order: its registers are the fragments, B's rows in order.
-  static constexpr bool a_in_order = a16_candidate && a_fragment_layout_accumulator<own_layout<EA>, LO, D::M, D::N, D::K>();
-  static constexpr bool a_regs =
-      a_in_order || ((std::is_same_v<Kind, mma_tf32> || a16_candidate) && !async_operand<EA>() &&
-                     a_fragment_layout<own_layout<EA>, LO, D::M, D::N, D::K>());
-  using type = wgmma_plan<D, value_of_t<EA>, Kind, LO, a_regs, transposed_operand_v<EB>, a_in_order>;
+  static constexpr bool a_regs = (std::is_same_v<Kind, mma_tf32> ||
+                                  (sixteen_bit && D::N % 64 == 0 && !transposed_operand_v<EB>)) &&
+                                 !async_operand<EA>() && a_fragment_layout<own_layout<EA>, LO, D::M, D::N, D::K>();
+  using type = wgmma_plan<D, value_of_t<EA>, Kind, LO, a_regs, transposed_operand_v<EB>>;
   static constexpr bool ok = type::ok;
 };
 
@@ -285,7 +256,7 @@ struct wgmma_dot {
   }
   TL_INLINE static auto b_at(char* Bb) {
     return [=](int, int k, int n) {  // one batch
-      const int kk = !a_regs || P::a_in_order ? k : size == 2 ? kperm16(k) : kperm(k);
+      const int kk = !a_regs ? k : size == 2 ? kperm16(k) : kperm(k);
       return reinterpret_cast<T*>(Bb + (P::b_mn_major ? mn_major_offset<N>(kk, n) : kmajor_offset<W, size>(n, kk, N)));
     };
   }
