@@ -95,17 +95,6 @@ struct wgmma_plan {
 // then the fragments of the group's two k8 instructions as they are, and B's rows are stored
 // in the same order.
 TL_INLINE constexpr int kperm(int k) { return (k & ~15) | ((k >> 2) & 3) | ((k & 1) << 2) | ((k & 2) << 2); }
-// The same for 16-bit A (one k16 instruction a group of 16): its fragment wants columns 2q,
-// 2q + 1 (rows g, g + 8) and 2q + 8, 2q + 9, so column 4 q + i of a group is k position
-// 2 q + (i % 2) + 8 (i / 2), and each thread's 4 cells are the fragment's pairs as they are.
-TL_INLINE constexpr int kperm16(int k) { return (k & ~15) | (((k >> 2) & 3) << 1) | (k & 1) | ((k & 2) << 2); }
-static_assert([] {
-  bool seen[16] = {};
-  for (int k = 0; k < 16; ++k) seen[kperm16(k)] = true;
-  for (bool b : seen)
-    if (!b) return false;
-  return kperm16(4) == 2 && kperm16(5) == 3 && kperm16(6) == 10 && kperm16(7) == 11;
-}());
 
 // Does layout LA of A [M, K] give each thread the fragment rows of its accumulator (layout
 // LO of [M, N]) and 4 consecutive columns 4 (t % 4) + i of each group of 16, in slots
@@ -131,16 +120,14 @@ constexpr bool a_fragment_layout() {
 }
 
 // The plan of a dot of D = dot_shapes<...> on instruction kind Kind, A given by EA, into Out.
-// A comes from registers (tf32, fp16, bf16) for an A the threads evaluate themselves (one that
-// cp.async can copy stays in shared memory, where the copy puts it without registers); a 16-bit
-// A so only with B MN-major (N a multiple of 64), whose rows the kperm16 order permutes freely.
+// A comes from registers in tf32 (fp16 and bf16 fragments would need a 16-bit form of kperm),
+// for an A the threads evaluate themselves (one that cp.async can copy stays in shared memory,
+// where the copy puts it without registers).
 template <class D, class Kind, class EA, class EB, class Out>
 struct wgmma_plan_for {
   using LO = typename Out::layout;
-  static constexpr bool sixteen_bit = std::is_same_v<Kind, mma_f16> || std::is_same_v<Kind, mma_bf16>;
-  static constexpr bool a_regs = (std::is_same_v<Kind, mma_tf32> ||
-                                  (sixteen_bit && D::N % 64 == 0 && !transposed_operand_v<EB>)) &&
-                                 !async_operand<EA>() && a_fragment_layout<own_layout<EA>, LO, D::M, D::N, D::K>();
+  static constexpr bool a_regs = std::is_same_v<Kind, mma_tf32> && !async_operand<EA>() &&
+                                 a_fragment_layout<own_layout<EA>, LO, D::M, D::N, D::K>();
   using type = wgmma_plan<D, value_of_t<EA>, Kind, LO, a_regs, transposed_operand_v<EB>>;
   static constexpr bool ok = type::ok;
 };
@@ -162,12 +149,6 @@ TL_INLINE constexpr int mn_major_offset(int k, int n) {
 
 
 // ---- the dot ----
-
-// Two 16-bit cells as one register of a wgmma A fragment (the first in the low half).
-template <class T>
-__device__ __forceinline__ unsigned pair_bits(T lo, T hi) {
-  return unsigned(lo.bits) | unsigned(hi.bits) << 16;
-}
 
 // The expression whose tiles a dot copies for B: B itself, or x for B = trans(x).
 template <class EB, bool Rows>
@@ -256,7 +237,7 @@ struct wgmma_dot {
   }
   TL_INLINE static auto b_at(char* Bb) {
     return [=](int, int k, int n) {  // one batch
-      const int kk = !a_regs ? k : size == 2 ? kperm16(k) : kperm(k);
+      const int kk = a_regs ? kperm(k) : k;
       return reinterpret_cast<T*>(Bb + (P::b_mn_major ? mn_major_offset<N>(kk, n) : kmajor_offset<W, size>(n, kk, N)));
     };
   }
@@ -343,7 +324,7 @@ struct wgmma_dot {
   // read them.
   __device__ __forceinline__ void multiply_a_from_registers(int kc, const EA& ax, bool b_by_groups) {
     const int t = thread_id();
-    unsigned af[2][MT][KA / 8][4];  // per k instruction (16-bit: KA / 16 of them)
+    unsigned af[2][MT][KA / 8][4];
     static_for<KC / KA>([&](auto group) {
       constexpr int ka = decltype(group)::value * KA, set = decltype(group)::value % 2;
       if (b_by_groups) {
@@ -358,19 +339,12 @@ struct wgmma_dot {
         for (int u = 0; u < KA / 16; ++u) {
           const int slot = 8 * (mt * (K / 16) + (kc + ka) / 16 + u);
           const auto g = cells<4>(ax, t, slot), g8 = cells<4>(ax, t, slot + 4);
-          if constexpr (size == 2) {  // one k16 instruction: the pairs (kperm16)
-            af[set][mt][u][0] = pair_bits(g.x[0], g.x[1]);
-            af[set][mt][u][1] = pair_bits(g8.x[0], g8.x[1]);
-            af[set][mt][u][2] = pair_bits(g.x[2], g.x[3]);
-            af[set][mt][u][3] = pair_bits(g8.x[2], g8.x[3]);
-          } else {  // two k8 instructions (kperm)
-            TL_UNROLL
-            for (int h = 0; h < 2; ++h) {
-              af[set][mt][2 * u + h][0] = __float_as_uint(g.x[2 * h]);
-              af[set][mt][2 * u + h][1] = __float_as_uint(g8.x[2 * h]);
-              af[set][mt][2 * u + h][2] = __float_as_uint(g.x[2 * h + 1]);
-              af[set][mt][2 * u + h][3] = __float_as_uint(g8.x[2 * h + 1]);
-            }
+          TL_UNROLL
+          for (int h = 0; h < 2; ++h) {
+            af[set][mt][2 * u + h][0] = __float_as_uint(g.x[2 * h]);
+            af[set][mt][2 * u + h][1] = __float_as_uint(g8.x[2 * h]);
+            af[set][mt][2 * u + h][2] = __float_as_uint(g.x[2 * h + 1]);
+            af[set][mt][2 * u + h][3] = __float_as_uint(g8.x[2 * h + 1]);
           }
         }
       wgmma_fence();
@@ -381,15 +355,8 @@ struct wgmma_dot {
         for (int mt = 0; mt < MT; ++mt)
           TL_UNROLL
           for (int p = 0; p < PIECES; ++p) {
-            if constexpr (P::b_mn_major) {  // k rows ka + 16 s .. + 15: two atoms along K
-              const int k0 = ka + s * Kind::k;
-              const std::uint64_t db =
-                  smem_descriptor(B + (k0 / 8) * (N / 64 * 1024) + (p * piece / 64) * 1024, 1024, N / 64 * 1024, 128);
-              wgmma<Kind, piece>::template run_rs<1>(d[mt][p], af[set][mt][s], db, 1);
-            } else {
-              const std::uint64_t db = smem_descriptor(B + (kb / W) * (N * W) + p * piece * W + kb % W, 16, 8 * W, W);
-              wgmma<Kind, piece>::run_rs(d[mt][p], af[set][mt][s], db, 1);
-            }
+            const std::uint64_t db = smem_descriptor(B + (kb / W) * (N * W) + p * piece * W + kb % W, 16, 8 * W, W);
+            wgmma<Kind, piece>::run_rs(d[mt][p], af[set][mt][s], db, 1);
           }
       }
       wgmma_commit();
@@ -481,7 +448,7 @@ struct wgmma_dot {
       stage_step(kc, ax, bx, first_of_a_regs);
       // With A from registers and B copied, B's rows are waited for by groups
       // (multiply_a_from_registers); else all at once.
-      const bool b_by_groups = a_regs && size == 4 && b_tile.ok;
+      const bool b_by_groups = a_regs && b_tile.ok;
       if (!b_by_groups) {
         if (a_tile.ok || b_tile.ok) cp_async_wait_all();
         fence_proxy_async();
