@@ -72,7 +72,7 @@ extern "C" int tl_tutorials_matmul_descriptor_persistent(const void* a, const vo
 
 extern "C" int tl_tutorials_rgb2grey_u8(const void* x, void* out, int h, int w, void* stream) {
   return guarded([&] {
-    constexpr int bs0 = 16, bs1 = 256;
+    constexpr int bs0 = 4, bs1 = 256;
     const std::int64_t n = std::int64_t(h) * w;
     tl::launch<rgb2grey_k<bs0, bs1>>(tl::grid(tl::cdiv(h, bs0), tl::cdiv(w, bs1)), on(stream),
                                      buffer<const std::uint8_t>(x, 3 * n, "x"), buffer<std::uint8_t>(out, n, "out"), h, w);

@@ -35,7 +35,7 @@ int tl_tutorials_attention_bwd(const void* q, const void* arg_k, const void* v, 
 int tl_tutorials_matmul_descriptor_persistent(const void* a, const void* b, void* c, int M, int N, int K, int num_sms,
                                               void* stream);
 // Planar RGB bytes (3 x h x w) to grey bytes (h x w): the guide's rgb2grey_k.
-int tl_tutorials_rgb2grey_u8(const void* x, void* out, int h, int w, void* stream);
+int tl_tutorials_rgb2grey_u8(const void* x, void* out, int h, int w, void* stream);  // 4 x 256 a program
 // RMSNorm of fp16 rows: y = x / sqrt(mean(x^2) + eps) * w, one row a program.
 int tl_tutorials_rms_norm_f16(const void* x, void* y, const void* w, int rows, int n, int stride, float eps, void* stream);
 }
