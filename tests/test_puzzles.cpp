@@ -3,6 +3,7 @@
 #include "testing.hpp"
 
 #include "harness.hpp"
+#include "tutorials.hpp"
 
 using tl::None;
 using tl::_;
@@ -71,6 +72,22 @@ TEST_CASE("the check catches a wrong result and a missing store", "[puzzles]") {
   puzzles::compare(o, {1.0f}, {1.01}, {1});
   REQUIRE(o.mismatches == 1);
   REQUIRE(o.max_abs_error == Approx(0.01).epsilon(1e-3));
+}
+
+TEST_CASE("a tutorial's second output counts, and the map shows it when only it is wrong", "[puzzles][tutorials]") {
+  puzzles::outcome right, wrong_m;
+  puzzles::compare(right, {1.0f, 2.0f}, {1.0, 2.0}, {2});
+  puzzles::compare(wrong_m, {5.0f}, {6.0}, {1});
+  tutorials::add_second_output(right, wrong_m);
+  REQUIRE(right.mismatches == 1);
+  REQUIRE(right.max_abs_error == Approx(1.0));
+  REQUIRE(right.shape == std::vector<int>{1});
+  REQUIRE(right.yours == std::vector<float>{5.0f});
+  puzzles::outcome wrong_o;  // both wrong: the map keeps the first output
+  puzzles::compare(wrong_o, {1.0f, 3.0f}, {1.0, 2.0}, {2});
+  tutorials::add_second_output(wrong_o, wrong_m);
+  REQUIRE(wrong_o.mismatches == 2);
+  REQUIRE(wrong_o.shape == std::vector<int>{2});
 }
 
 TEST_CASE("an unknown configuration is refused with a message", "[puzzles]") {
