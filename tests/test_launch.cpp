@@ -3,6 +3,9 @@
 #include "testing.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -315,6 +318,66 @@ TEST_CASE("a program loading what another stores races, in either order", "[laun
   CHECK(r.race_count == 8);
   CHECK_THAT(r.str(), Catch::Contains("race: program (2, 0, 0) stores element 0 of buffer 'y', which other programs "
                                       "load"));
+}
+
+// Races through two views of one allocation: program 0 stores through a, the others through b.
+template <int B>
+TL_KERNEL void store_through_two_views(ptr<float> a, ptr<float> b) {
+  auto offs = arange<0, B>();
+  if (program_id(0) == 0) store(a + offs, 1.0f);
+  else store(b + offs, 2.0f);
+}
+// Program 0 loads the first B elements through a; the others store 2B elements through b.
+template <int B>
+TL_KERNEL void load_short_view_store_long(ptr<float> a, ptr<float> b) {
+  if (program_id(0) == 0) (void)load(a + arange<0, B>());
+  else store(b + arange<0, 2 * B>(), 3.0f);
+}
+
+TEST_CASE("races are found between any two views of one allocation", "[launch][race]") {
+  std::vector<float> x(16, 0.0f);
+  const std::span<float> all(x);
+  // Views that start at different addresses: elements 4..7 of x are both views' (offsets 0..3 of b).
+  auto r = launch<store_through_two_views<8>>(grid(2), {.failure = on_failure::collect, .sequential = true},
+                                               ptr<float>(all.subspan(0, 8), "a"), ptr<float>(all.subspan(4, 8), "b"));
+  CHECK(r.race_count == 4);
+  CHECK_THAT(r.str(), Catch::Contains("race: programs (0, 0, 0) and (1, 0, 0) both store element 0 of buffer 'b'"));
+  // Elements past the end of the view through which the memory was first seen (a: 4 elements)
+  // are tracked too: programs 1 and 2 both store elements 4..7 through b.
+  r = launch<load_short_view_store_long<4>>(grid(3), {.failure = on_failure::collect, .sequential = true},
+                                             ptr<float>(all.subspan(0, 4), "a"), ptr<float>(all.subspan(0, 8), "b"));
+  CHECK(r.race_count == 12);  // program 1 stores 0..3 after program 0 loads them; program 2 stores 0..7 again
+  CHECK_THAT(r.str(), Catch::Contains("race: programs (1, 0, 0) and (2, 0, 0) both store element 7 of buffer 'b'"));
+  // Disjoint views of one allocation do not race.
+  r = launch<store_through_two_views<8>>(grid(2), {.failure = on_failure::collect, .threads = 2},
+                                         ptr<float>(all.subspan(0, 8), "a"), ptr<float>(all.subspan(8, 8), "b"));
+  CHECK(r.ok());
+}
+
+template <int B>
+TL_KERNEL void store_one_byte(ptr<std::uint8_t> x) {
+  store(x + program_id(0) * 4096 + arange<0, B>(), std::uint8_t(7));
+}
+
+TEST_CASE("race detection takes memory in proportion to the memory a launch touches", "[launch][race]") {
+  // One program stores one byte of a 256 MiB buffer (left uninitialized: the OS gives its pages
+  // only when written).
+  const std::int64_t n = std::int64_t(256) << 20;
+  std::unique_ptr<std::uint8_t[]> big(new std::uint8_t[std::size_t(n)]);
+  auto r = launch<store_one_byte<1>>(grid(1), ptr<std::uint8_t>(big.get(), n, "big"));
+  CHECK(r.ok());
+  CHECK(big[0] == 7);
+  CHECK(r.race_check_bytes > 4096);        // one page of records
+  CHECK(r.race_check_bytes < (1 << 20));   // not 2 x 4 bytes per element of the buffer (2 GiB)
+  // 64 programs, one page each: 64 pages of records (and a table per 64 MiB region touched).
+  const auto one = r.race_check_bytes;
+  r = launch<store_one_byte<16>>(grid(64), ptr<std::uint8_t>(big.get(), n, "big"));
+  CHECK(r.ok());
+  CHECK(r.race_check_bytes > 64 * 8 * 4096);
+  CHECK(r.race_check_bytes < 2 * one + 64 * (8 * 4096 + 64));
+  // Off: nothing is kept.
+  r = launch<store_one_byte<1>>(grid(1), {.detect_races = false}, ptr<std::uint8_t>(big.get(), n, "big"));
+  CHECK(r.race_check_bytes == 0);
 }
 
 TEST_CASE("an in-place update of a program's own elements, and shared loads, are not races", "[launch][race]") {

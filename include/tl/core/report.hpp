@@ -76,6 +76,8 @@ struct launch_report {
   // often a mistake in the offsets, as in the guide's copy kernel).
   std::vector<store_race> races;
   std::int64_t race_count = 0;
+  std::int64_t race_check_bytes = 0;  // the memory race detection took: 8 bytes an element of
+                                      // each 4 KiB page the launch touched, and the tables above
   std::vector<std::array<int, 3>> idle_programs;  // the first few
   std::int64_t idle_count = 0;
   std::int64_t programs = 0;

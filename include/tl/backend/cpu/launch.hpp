@@ -113,6 +113,7 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   if (n_threads > total) n_threads = total;
   run_on_threads(int(n_threads), &program_runner::work, &runner);
   state.report.seconds = monotonic_seconds() - t0;
+  state.report.race_check_bytes = state.races.bytes;
   if (runner.failure) std::rethrow_exception(runner.failure);
   if (options.trace) {
     options.trace->kernel = state.report.kernel;

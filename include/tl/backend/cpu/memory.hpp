@@ -4,8 +4,9 @@
 // buffer (or is null) is never read or written: a load gives it `other`, a store skips it;
 // the op records the lane, and the launch reports it with the program, the op, the source
 // line, the buffer and the offsets. With race detection on (launch_options::detect_races),
-// each element a program stores, or loads through a non-const pointer, is recorded, and an
-// element that another program of the launch stores is reported with both programs.
+// each element a program stores, or loads through a non-const pointer, is recorded by its
+// address (program.hpp: race_tables), and an element that another program of the launch
+// stores is reported with both programs.
 #pragma once
 
 #include <utility>
@@ -86,30 +87,90 @@ struct access_checker {
 
 // ---- race detection ----
 
-// The race table of a buffer, made on first use (the last one looked up is cached).
-inline store_owners* owners_of(program_state* p, const void* base, std::int64_t extent) {
-  if (p->owners_of != base) {
-    host_lock lock(p->launch->mutex);
-    store_owners* found = nullptr;
-    for (store_owners* o : p->launch->owners)
-      if (o->base == base) found = o;
-    if (!found) {
-      found = new store_owners{base, extent, std::vector<std::int32_t>(std::size_t(extent)),
-                               std::vector<std::int32_t>(std::size_t(extent))};
-      p->launch->owners.push_back(found);
-    }
-    p->owners_of = base;
-    p->owners = found;
+// Moves entry i of a most-recent-first cache to the front, or puts (k, v) there.
+template <int N, class K, class V>
+void cache_put(K (&keys)[N], V* (&values)[N], int i, K k, V* v) {
+  for (; i > 0; --i) {
+    keys[i] = keys[i - 1];
+    values[i] = values[i - 1];
   }
-  return p->owners;
+  keys[0] = k;
+  values[0] = v;
 }
 
-// The table of an element the running program accesses, or null where races are not tracked
-// (outside a launch, detection off, a pointer of unknown size, an offset past the buffer).
-inline store_owners* race_table(program_state* p, const void* base, std::int64_t extent, std::int64_t offset) {
-  if (!p || !p->launch || !p->launch->detect_races || extent < 0) return nullptr;
-  store_owners* o = owners_of(p, base, extent);
-  return offset < o->size ? o : nullptr;
+// The region of the race tables (program.hpp) that holds `address` for elements of `size`
+// bytes, made on first use.
+inline race_region* race_region_of(program_state* p, std::uintptr_t address, int size) {
+  const std::uintptr_t key = ((address >> race_region::region_bits) << 5) | std::uintptr_t(size);
+  race_cache& c = p->races;
+  for (int i = 0; i < race_cache::size; ++i)
+    if (c.key[i] == key && c.region[i]) {
+      race_region* r = c.region[i];
+      cache_put(c.key, c.region, i, key, r);
+      return r;
+    }
+  race_tables& t = p->launch->races;
+  race_region* found = nullptr;
+  {
+    host_lock lock(t.mutex);
+    for (race_region* r : t.regions)
+      if (r->key == key) found = r;
+    if (!found) {
+      found = new race_region;
+      found->key = key;
+      t.regions.push_back(found);
+      t.bytes += std::int64_t(sizeof(race_region));
+    }
+  }
+  cache_put(c.key, c.region, race_cache::size - 1, key, found);
+  return found;
+}
+
+// The page of records of the 4 KiB of memory at `address`, for elements of `size` bytes, made on
+// first use (by whichever program gets there first).
+inline race_page* race_page_of(program_state* p, std::uintptr_t address, int size) {
+  const std::uintptr_t key = ((address >> race_region::page_bits) << 5) | std::uintptr_t(size);
+  race_cache& c = p->races;
+  for (int i = 0; i < race_cache::size; ++i)
+    if (c.page_key[i] == key && c.page[i]) {
+      race_page* page = c.page[i];
+      if (i > 0) cache_put(c.page_key, c.page, i, key, page);
+      return page;
+    }
+  race_region* r = race_region_of(p, address, size);
+  race_page*& slot = r->page[(address >> race_region::page_bits) & (race_region::pages - 1)];
+  race_page* page = atomic_load(slot);
+  if (!page) {
+    const int n = (1 << race_region::page_bits) / size;
+    race_page* made = new race_page;
+    made->owner = new std::int32_t[std::size_t(2 * n)]();
+    made->reader = made->owner + n;
+    race_page* expected = nullptr;
+    if (atomic_compare_exchange(slot, expected, made)) {
+      page = made;
+      host_lock lock(p->launch->races.mutex);
+      p->launch->races.bytes += std::int64_t(sizeof(race_page)) + 2 * n * std::int64_t(sizeof(std::int32_t));
+    } else {  // another program made it first
+      delete[] made->owner;
+      delete made;
+      page = expected;
+    }
+  }
+  cache_put(c.page_key, c.page, race_cache::size - 1, key, page);
+  return page;
+}
+
+// The owner and reader records of the element at `address` (`size` bytes), or false where
+// races are not tracked (outside a launch, detection off).
+inline bool race_records(program_state* p, const void* address, int size, std::int32_t*& owner,
+                         std::int32_t*& reader) {
+  if (!p || !p->launch || !p->launch->detect_races) return false;
+  const auto a = reinterpret_cast<std::uintptr_t>(address);
+  race_page* page = race_page_of(p, a, size);
+  const std::size_t i = std::size_t((a & ((std::uintptr_t(1) << race_region::page_bits) - 1)) / std::uintptr_t(size));
+  owner = &page->owner[i];
+  reader = &page->reader[i];
+  return true;
 }
 
 inline void record_race(program_state* p, race_kind kind, std::int32_t other_id, std::int64_t offset,
@@ -134,39 +195,37 @@ inline void record_race(program_state* p, race_kind kind, std::int32_t other_id,
   if (rep.races.size() < launch_report::max_records) rep.races.push_back(std::move(r));
 }
 
-// Called by a store for each element it writes (checked pointers only): records the first
-// program to store it, and reports a second one, or another program that loaded it.
-inline void note_store(const void* base, std::int64_t extent, std::int64_t offset, const char* name,
-                       source_location where) {
+// Called by a store for each element it writes (inside its buffer): records the first program
+// to store it, and reports a second one, or another program that loaded it.
+template <class T>
+void note_store(const T* element, std::int64_t offset, const char* name, source_location where) {
   program_state* p = current_program;
-  store_owners* o = race_table(p, base, extent, offset);
-  if (!o) return;
+  std::int32_t *owner, *reader;
+  if (!race_records(p, element, int(sizeof(T)), owner, reader)) return;
   const std::int32_t me = p->linear_id + 1;
   std::int32_t first = 0;
-  if (!atomic_compare_exchange(o->owner[std::size_t(offset)], first, me) && first != me) {
+  if (!atomic_compare_exchange(*owner, first, me) && first != me) {
     record_race(p, race_kind::store_store, first, offset, name, where);
     return;
   }
-  const std::int32_t reader = atomic_load(o->reader[std::size_t(offset)]);
-  if (reader != 0 && reader != me) record_race(p, race_kind::store_after_load, reader, offset, name, where);
+  const std::int32_t seen = atomic_load(*reader);
+  if (seen != 0 && seen != me) record_race(p, race_kind::store_after_load, seen, offset, name, where);
 }
 
-// Called by a load for each element it reads through a checked non-const pointer (the
-// buffers a launch may also store): records the program, and reports the element if
-// another program stores it.
-inline void note_load(const void* base, std::int64_t extent, std::int64_t offset, const char* name,
-                      source_location where) {
+// Called by a load for each element it reads through a non-const pointer (the buffers a launch
+// may also store): records the program, and reports the element if another program stores it.
+template <class T>
+void note_load(const T* element, std::int64_t offset, const char* name, source_location where) {
   program_state* p = current_program;
-  store_owners* o = race_table(p, base, extent, offset);
-  if (!o) return;
+  std::int32_t *owner, *reader;
+  if (!race_records(p, element, int(sizeof(T)), owner, reader)) return;
   const std::int32_t me = p->linear_id + 1;
-  std::int32_t& reader = o->reader[std::size_t(offset)];
   // A plain read first: most loads find themselves (or "several") recorded and write nothing.
-  std::int32_t seen = atomic_load(reader);
-  if (seen == 0) atomic_compare_exchange(reader, seen, me);  // on failure, seen is the other program
-  if (seen != 0 && seen != me && seen != several_readers) atomic_store(reader, several_readers);
-  const std::int32_t owner = atomic_load(o->owner[std::size_t(offset)]);
-  if (owner != 0 && owner != me) record_race(p, race_kind::load_after_store, owner, offset, name, where);
+  std::int32_t seen = atomic_load(*reader);
+  if (seen == 0) atomic_compare_exchange(*reader, seen, me);  // on failure, seen is the other program
+  if (seen != 0 && seen != me && seen != several_readers) atomic_store(*reader, several_readers);
+  const std::int32_t stored_by = atomic_load(*owner);
+  if (stored_by != 0 && stored_by != me) record_race(p, race_kind::load_after_store, stored_by, offset, name, where);
 }
 
 // ---- the lowerings (ops/memory.hpp) ----
@@ -186,7 +245,7 @@ void load(const EP& ptrs, const EM& mask, const EO& other, const source_location
     if (valid) {
       out.v[i] = *p.get();
       // A non-const pointer's buffer may be stored by the launch too: a load/store race.
-      if constexpr (!std::is_const_v<Q>) note_load(p.base, p.extent, p.offset, p.name, where);
+      if constexpr (!std::is_const_v<Q>) note_load(p.get(), p.offset, p.name, where);
     } else {
       out.v[i] = convert<T>(other.at(broadcast_coord<shape_of_t<EO>>(c)));
     }
@@ -208,7 +267,7 @@ void store(const EP& ptrs, const EV& value, const EM& mask, const source_locatio
     checker.observe(p, masked, valid);
     if (valid) {
       *p.get() = convert<Q>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
-      note_store(p.base, p.extent, p.offset, p.name, where);
+      note_store(p.get(), p.offset, p.name, where);
     }
   }
   if (program_state* ps = current_program) {

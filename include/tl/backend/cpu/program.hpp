@@ -12,28 +12,62 @@
 
 namespace tl::detail::cpu {
 
-// For race detection, per buffer a kernel stores or loads through a non-const pointer: which
-// program (linear id + 1) stored each element first (0: none), and which loaded it (0: none,
-// -1: more than one program).
+// Race detection's memory: for each element of memory a launch stores, or loads through a
+// non-const pointer, which program (linear id + 1) stored it first (0: none) and which loaded it
+// (0: none, -1: more than one program). Keyed by the element's address, so that every view of
+// one allocation (tl::ptrs that start at different places in it) meets the same records; a
+// record exists only for the 4 KiB pages of memory the launch touches, one table per element
+// size (views of one memory as elements of different sizes are not compared).
+//   address -> region (64 MiB: a table of page pointers, made on first use) -> page (4 KiB of
+//   memory: owner and reader of each of its 4096 / size elements, made on first use)
+// A program keeps the regions it used last (race_cache), so most accesses take no lock.
 // (Elements are read and written with host_threads.hpp's atomic operations.)
-struct store_owners {
-  const void* base = nullptr;  // the buffer's start
-  std::int64_t size = 0;
-  std::vector<std::int32_t> owner, reader;
-};
 inline constexpr std::int32_t several_readers = -1;
+struct race_page {
+  std::int32_t* owner;   // [4096 / size]
+  std::int32_t* reader;  // [4096 / size]
+};
+struct race_region {
+  static constexpr int page_bits = 12, region_bits = 26, pages = 1 << (region_bits - page_bits);
+  std::uintptr_t key = 0;  // the region's first address >> region_bits, and the element size
+  race_page* page[pages] = {};
+};
+struct race_tables {
+  host_mutex mutex;  // guards regions
+  std::vector<race_region*> regions;
+  std::int64_t bytes = 0;  // what the tables take (launch_report::race_check_bytes)
+  race_tables() = default;
+  race_tables(const race_tables&) = delete;
+  race_tables& operator=(const race_tables&) = delete;
+  ~race_tables() {
+    for (race_region* r : regions) {
+      for (race_page* p : r->page)
+        if (p) {
+          delete[] p->owner;
+          delete p;
+        }
+      delete r;
+    }
+  }
+};
 
 struct launch_state {
   launch_report report;
-  host_mutex mutex;  // guards report and owners
+  host_mutex mutex;  // guards report
   bool detect_races = false;
-  std::vector<store_owners*> owners;  // one table per buffer (a launch touches few)
+  race_tables races;
   launch_state() = default;
   launch_state(const launch_state&) = delete;
   launch_state& operator=(const launch_state&) = delete;
-  ~launch_state() {
-    for (store_owners* o : owners) delete o;
-  }
+};
+
+// The regions and pages a program used last (most recent first).
+struct race_cache {
+  static constexpr int size = 4;
+  std::uintptr_t key[size] = {};
+  race_region* region[size] = {};
+  std::uintptr_t page_key[size] = {};
+  race_page* page[size] = {};
 };
 
 struct program_state {
@@ -43,8 +77,7 @@ struct program_state {
   std::vector<traced_access>* trace = nullptr;  // this host thread's accesses, when the launch is traced
   std::int32_t linear_id = 0;
   bool made_store = false, stored_any = false;  // a store op ran; one of its lanes was masked in
-  const void* owners_of = nullptr;              // the last buffer looked up, and its table
-  store_owners* owners = nullptr;
+  race_cache races;                             // the race tables' regions used last
 };
 
 inline thread_local program_state* current_program = nullptr;
