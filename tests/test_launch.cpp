@@ -390,3 +390,33 @@ TEST_CASE("an in-place update of a program's own elements, and shared loads, are
   }
   for (float v : x) CHECK(v == 6.0f);
 }
+
+template <int B>
+TL_KERNEL void fill_first(ptr<float> z, int n, float value, unsigned short count) {
+  auto offs = arange<0, B>();
+  store(z + offs, value + float(count), offs < n);
+}
+
+TEST_CASE("an argument its parameter cannot hold is refused before the launch", "[launch]") {
+  std::vector<float> z(4, -1.0f);
+  const std::int64_t big = 3000000000LL;
+  CHECK_THROWS_WITH(launch<fill_first<4>>(grid(1), z, big, 1.0f, 1),
+                    Catch::Contains("argument #1 of kernel fill_first<4> is 3000000000, which its parameter's type, "
+                                    "std::int32_t, cannot hold (it would arrive as -1294967296); pass a value from "
+                                    "-2147483648 to 2147483647"));
+  CHECK_THROWS_WITH(launch<fill_first<4>>(grid(1), z, 4, 1.0f, -1),
+                    Catch::Contains("argument #3 of kernel fill_first<4> is -1, which its parameter's type, "
+                                    "std::uint16_t, cannot hold (it would arrive as 65535)"));
+  CHECK_THROWS_WITH(launch<fill_first<4>>(grid(1), z, 2.5, 1.0f, 1),
+                    Catch::Contains("argument #1 of kernel fill_first<4> is 2.5, which its parameter's type, "
+                                    "std::int32_t, would cut to another integer"));
+  CHECK_THROWS_WITH(launch<fill_first<4>>(grid(1), z, 4, 1e300, 1),
+                    Catch::Contains("argument #2 of kernel fill_first<4> is 1e+300, beyond the "
+                                    "largest float"));
+  for (float v : z) CHECK(v == -1.0f);  // nothing ran
+  // Values that fit arrive as given, whatever their type.
+  launch<fill_first<4>>(grid(1), z, std::int64_t(3), 0.5, std::size_t(2));
+  CHECK(z == std::vector<float>{2.5f, 2.5f, 2.5f, -1.0f});
+  launch<fill_first<4>>(grid(1), z, 4.0, 1.0f, 65535);
+  CHECK(z[3] == 65536.0f);
+}

@@ -17,6 +17,7 @@ launch_report run(const grid& g, const launch_options& options, Args&&... args) 
   using params = typename detail::kernel_params<decltype(Kernel)>::tuple;
   detail::check_grid(g);
   detail::check_options(options);
+  detail::check_argument_values<params>(detail::kernel_name<Kernel>(), args...);
   params bound{std::forward<Args>(args)...};
   std::vector<std::string> names(sizeof...(Args));
   std::apply([&](auto&... p) {

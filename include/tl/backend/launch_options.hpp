@@ -2,7 +2,12 @@
 // the kernel's name and parameters, and the checks made before anything runs.
 #pragma once
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
+#include <limits>
+#include <ranges>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -108,6 +113,29 @@ inline constexpr bool passable_parameter =
     std::is_trivially_copyable_v<std::remove_cvref_t<P>> && !std::is_rvalue_reference_v<P> &&
     (!std::is_lvalue_reference_v<P> || std::is_const_v<std::remove_reference_t<P>>);
 
+// Does an argument of type A own the elements a tl::ptr made from it points at (a std::vector,
+// a std::array, a tl::buffer: what dies with a temporary), rather than view them (a std::span,
+// a tl::view, a tl::ptr, a raw pointer)? Owning types without iterators say so with a member
+// `owns_elements` (tl::buffer).
+template <class A>
+inline constexpr bool owns_elements =
+    requires { A::owns_elements; } ||
+    (requires(A& a) {
+      a.begin();
+      a.end();
+      a.data();
+    } && !std::ranges::borrowed_range<A>);
+
+// Would the kernel's stores through parameter P be lost, given argument A (a temporary that
+// owns its elements, for a pointer to non-const elements)?
+template <class P>
+inline constexpr bool stores_through = false;
+template <class T>
+inline constexpr bool stores_through<ptr<T>> = !std::is_const_v<T>;
+template <class A, class P>
+inline constexpr bool output_lost =
+    !std::is_lvalue_reference_v<A> && stores_through<P> && owns_elements<std::remove_cvref_t<A>>;
+
 // The compile-time checks of a launch's kernel and arguments, one tl::error per mistake; true
 // when the launch may be instantiated (so a mistake gives its message and nothing else).
 template <auto Kernel, class... Args>
@@ -126,6 +154,7 @@ constexpr bool launch_is_well_formed() {
         using params = typename kp::tuple;
         constexpr bool passable = (passable_parameter<std::tuple_element_t<I, declared>> && ...);
         constexpr bool converts = (std::is_constructible_v<std::tuple_element_t<I, params>, Args> && ...);
+        constexpr bool kept = (!output_lost<Args, std::tuple_element_t<I, params>> && ...);
         (void)(check<error::kernel_parameter_cannot_be_passed<Kernel, int(I), std::tuple_element_t<I, declared>,
                                                              passable_parameter<std::tuple_element_t<I, declared>>>> &&
                ...);
@@ -133,10 +162,79 @@ constexpr bool launch_is_well_formed() {
                    Kernel, int(I), Args, std::tuple_element_t<I, params>,
                    std::is_constructible_v<std::tuple_element_t<I, params>, Args>>> &&
                ...);
-        return passable && converts;
+        (void)(check<error::launch_output_is_a_temporary<Kernel, int(I), Args,
+                                                          !output_lost<Args, std::tuple_element_t<I, params>>>> &&
+               ...);
+        return passable && converts && kept;
       }(std::index_sequence_for<Args...>{});
     }
   }
+}
+
+// ---- argument values a parameter cannot hold ----
+// A launch converts each argument to its parameter's type as a call would, so an integer that
+// does not fit would arrive changed (3e9 given to an int arrives as -1294967296), and a
+// fraction given to an integer would arrive cut. These are refused before anything runs.
+template <class T>
+std::string arithmetic_type_name() {
+  if constexpr (std::is_floating_point_v<T>) return sizeof(T) == 4 ? "float" : sizeof(T) == 8 ? "double" : "long double";
+  else
+    return std::string(std::is_signed_v<T> ? "std::int" : "std::uint") + std::to_string(8 * sizeof(T)) + "_t";
+}
+template <class T>
+std::string value_text(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    char text[64];
+    for (int digits = 1; digits <= 17; ++digits) {  // the shortest text that reads back as v
+      std::snprintf(text, sizeof text, "%.*g", digits, double(v));
+      if (std::strtod(text, nullptr) == double(v)) break;
+    }
+    return text;
+  } else if constexpr (std::is_signed_v<T>) {
+    return std::to_string(static_cast<long long>(v));
+  } else {
+    return std::to_string(static_cast<unsigned long long>(v));
+  }
+}
+// Does integer a fit integer type P? (std::in_range without its exclusion of character types.)
+template <class P, class V>
+constexpr bool fits_integer(V a) {
+  using lim = std::numeric_limits<P>;
+  if constexpr (std::is_signed_v<V>)
+    if (a < 0) return lim::is_signed && static_cast<std::intmax_t>(a) >= static_cast<std::intmax_t>(lim::min());
+  return static_cast<std::uintmax_t>(a) <= static_cast<std::uintmax_t>(lim::max());
+}
+template <class P, class A>
+void check_argument_value(const A& a, int index, std::string_view kernel) {
+  using V = std::remove_cvref_t<A>;
+  if constexpr (std::is_arithmetic_v<V> && std::is_arithmetic_v<P> && !std::is_same_v<P, bool> &&
+                !std::is_same_v<V, bool>) {
+    auto refuse = [&](const std::string& why) {
+      throw usage_error("tl::launch: argument #" + std::to_string(index) + " of kernel " + std::string(kernel) +
+                        " is " + value_text(a) + ", " + why);
+    };
+    using lim = std::numeric_limits<P>;
+    if constexpr (std::is_integral_v<P> && std::is_integral_v<V>) {
+      if (!fits_integer<P>(a))
+        refuse("which its parameter's type, " + arithmetic_type_name<P>() + ", cannot hold (it would arrive as " +
+               value_text(static_cast<P>(a)) + "); pass a value from " + value_text(lim::min()) + " to " +
+               value_text(lim::max()) + ", or declare the parameter a wider integer (std::int64_t)");
+    } else if constexpr (std::is_integral_v<P>) {  // a floating-point value for an integer parameter
+      const V end = std::ldexp(V(1), lim::digits);  // lim::max() + 1, exactly
+      if (!std::isfinite(a) || a != std::trunc(a) || a >= end || a < (lim::is_signed ? -end : V(0)))
+        refuse("which its parameter's type, " + arithmetic_type_name<P>() +
+               ", would cut to another integer; pass a whole number in its range, or declare the parameter float");
+    } else if constexpr (std::is_floating_point_v<V> && sizeof(P) < sizeof(V)) {  // double to float
+      if (std::isfinite(a) && (a > static_cast<V>(lim::max()) || a < static_cast<V>(lim::lowest())))
+        refuse("beyond the largest " + arithmetic_type_name<P>() + " (it would arrive as infinity)");
+    }
+  }
+}
+template <class Params, class... A>
+void check_argument_values(std::string_view kernel, const A&... args) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (check_argument_value<std::tuple_element_t<I, Params>>(args, int(I), kernel), ...);
+  }(std::index_sequence_for<A...>{});
 }
 
 // Give each unnamed buffer argument the name "argument #i" for reports, and refuse a

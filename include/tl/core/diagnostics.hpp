@@ -99,6 +99,15 @@ struct launch_argument_does_not_convert_to_parameter {
                     "only to a tl::ptr of its element type.");
 };
 
+template <auto Kernel, int Index, class Argument, bool Ok>
+struct launch_output_is_a_temporary {
+  static_assert(Ok, "tl::launch: a temporary container is given for a parameter the kernel may store through "
+                    "(the kernel, the argument's index from 0 and its type: this tl::error type's template "
+                    "arguments): what the kernel writes would be lost with the temporary when the launch "
+                    "returns. Keep the container in a variable and pass that, or declare the parameter "
+                    "tl::ptr<const T> if the kernel only reads it.");
+};
+
 template <auto Kernel, int Index, class Parameter, bool Ok>
 struct kernel_parameter_cannot_be_passed {
   static_assert(Ok, "tl::launch: a kernel parameter a program cannot receive (the kernel, the parameter's "

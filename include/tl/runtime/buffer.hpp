@@ -122,6 +122,7 @@ template <class T>
 class buffer {
  public:
   using element_type = T;
+  static constexpr bool owns_elements = true;  // a temporary buffer is no kernel output (tl::launch)
 
   buffer() = default;
   // Zero-filled, of the given shape, where the given backend's kernels read it.
