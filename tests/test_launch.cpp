@@ -420,3 +420,35 @@ TEST_CASE("an argument its parameter cannot hold is refused before the launch", 
   launch<fill_first<4>>(grid(1), z, 4.0, 1.0f, 65535);
   CHECK(z[3] == 65536.0f);
 }
+
+// Mistakes a kernel makes at run time: the launch names the kernel, the program and the line.
+template <int B>
+TL_KERNEL void reads_axis(ptr<int> out, int axis) {
+  store(out + program_id(0), program_id(axis));
+}
+template <int B>
+TL_KERNEL void loops_with_step(ptr<int> out, int step) {
+  int count = 0;
+  for (int j : range(0, 8, step)) count += j >= 0;
+  store(out + program_id(0), count);
+}
+
+TEST_CASE("a kernel's own mistakes name the kernel, the program and the line", "[launch]") {
+  std::vector<int> out(4, -1);
+  CHECK_THROWS_WITH(launch<reads_axis<1>>(grid(4), {.sequential = true}, out, 3),
+                    Catch::Matches("tl::launch: kernel reads_axis<1>, program \\(0, 0, 0\\): tl::program_id: the axis is "
+                                   "3 \\(at .*test_launch.cpp:[0-9]+\\); it must be 0, 1 or 2"));
+  launch<reads_axis<1>>(grid(4), out, 0);
+  CHECK(out == std::vector<int>{0, 1, 2, 3});
+  CHECK_THROWS_WITH(launch<loops_with_step<1>>(grid(2), out, 0),
+                    Catch::Matches("tl::launch: kernel loops_with_step<1>, program \\([01], 0, 0\\): tl::range: the step "
+                                   "is 0 \\(at .*test_launch.cpp:[0-9]+\\); a loop needs a positive or a negative step"));
+  launch<loops_with_step<1>>(grid(2), out, 3);
+  CHECK(out[0] == 3);  // 0, 3, 6
+  // A negative step counts down; a step that walks away from the end runs no iteration.
+  std::vector<int> v;
+  for (int j : range(8, 0, -3)) v.push_back(j);
+  CHECK(v == std::vector<int>{8, 5, 2});
+  for (int j : range(0, 8, -1)) v.push_back(j);
+  CHECK(v.size() == 3);
+}

@@ -6,13 +6,21 @@
 namespace tl {
 
 // program_id(axis): this program's index along grid axis 0, 1 or 2 (Triton: tl.program_id).
-TL_INLINE int program_id(int axis) { return detail::lowering::program_id(axis); }
+// Another axis is an error of the kernel: reported with the program and the line (CPU; GPU with
+// TL_DEVICE_CHECKS=1); unchecked on the GPU it reads as axis 2.
+TL_INLINE int program_id(int axis, source_location where = source_location::current()) {
+  return detail::lowering::program_id(axis, where);
+}
 
 // num_programs(axis): the grid's size along axis 0, 1 or 2 (Triton: tl.num_programs).
-TL_INLINE int num_programs(int axis) { return detail::lowering::num_programs(axis); }
+TL_INLINE int num_programs(int axis, source_location where = source_location::current()) {
+  return detail::lowering::num_programs(axis, where);
+}
 
 // range(start, end, step): the loop of a kernel, read like Triton's
 //   for (int j : tl::range(0, T, B1))      Triton: for j in range(0, T, B1)
+// A step of 0 is an error of the kernel (Python's range refuses it too): reported with the
+// program and the line (CPU; GPU with TL_DEVICE_CHECKS=1); the loop then runs no iteration.
 struct range {
   struct iterator {
     int value, step;
@@ -21,11 +29,19 @@ struct range {
       value += step;
       return *this;
     }
-    TL_INLINE bool operator!=(const iterator& end) const { return step > 0 ? value < end.value : value > end.value; }
+    TL_INLINE bool operator!=(const iterator& end) const {
+      return step > 0 ? value < end.value : step < 0 && value > end.value;
+    }
   };
   int start, stop, step;
-  TL_HD constexpr range(int stop_) : start(0), stop(stop_), step(1) {}  // NOLINT
-  TL_HD constexpr range(int start_, int stop_, int step_ = 1) : start(start_), stop(stop_), step(step_) {}
+  TL_HD constexpr range(int stop_, source_location where = source_location::current())  // NOLINT
+      : start(0), stop(stop_), step(1) {
+    (void)where;
+  }
+  TL_HD constexpr range(int start_, int stop_, int step_ = 1, source_location where = source_location::current())
+      : start(start_), stop(stop_), step(step_) {
+    if (step_ == 0) detail::lowering::range_step_is_zero(where);
+  }
   TL_INLINE iterator begin() const { return {start, step}; }
   TL_INLINE iterator end() const { return {stop, step}; }
 };

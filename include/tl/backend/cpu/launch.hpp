@@ -2,6 +2,7 @@
 #pragma once
 
 #include <exception>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -34,6 +35,12 @@ struct program_runner {
   std::vector<std::vector<traced_access>> traced;
 
   static void work(void* self) { static_cast<program_runner*>(self)->work(); }
+  // The first failure is kept; the programs not started yet do not run.
+  void fail(std::exception_ptr e) {
+    host_lock lock(mutex);
+    if (!failure) failure = std::move(e);
+    atomic_store(next, total);
+  }
   void work() {
     program_state ps;
     for (int a = 0; a < 3; ++a) ps.grid[a] = int(grid[a]);
@@ -56,10 +63,12 @@ struct program_runner {
             state->report.idle_programs.push_back({ps.pid[0], ps.pid[1], ps.pid[2]});
           ++state->report.idle_count;
         }
+      } catch (const usage_error& e) {  // a mistake in the kernel: the launch names the program
+        fail(std::make_exception_ptr(usage_error("tl::launch: kernel " + state->report.kernel + ", program (" +
+                                                 std::to_string(ps.pid[0]) + ", " + std::to_string(ps.pid[1]) + ", " +
+                                                 std::to_string(ps.pid[2]) + "): " + e.what())));
       } catch (...) {
-        host_lock lock(mutex);
-        if (!failure) failure = std::current_exception();
-        atomic_store(next, total);  // the programs not started yet do not run
+        fail(std::current_exception());
       }
     }
     current_program = outer;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "../../core/report.hpp"
@@ -122,16 +123,27 @@ inline void report_assert_failure(assert_failure f) {
 }
 
 // program_id(axis) and num_programs(axis) (ops/program.hpp). Outside a launch (an op called
-// directly, as in unit tests) the program is 0 of a grid of 1.
-inline int program_id(int axis) {
-  if (axis < 0 || axis > 2) throw usage_error("tl::program_id: the axis must be 0, 1 or 2");
+// directly, as in unit tests) the program is 0 of a grid of 1. A mistake in the kernel throws;
+// the launch names the kernel and the program (launch.hpp).
+inline void check_axis(const char* op, int axis, const source_location& where) {
+  if (axis < 0 || axis > 2)
+    throw usage_error(std::string(op) + ": the axis is " + std::to_string(axis) + " (at " + where.file + ":" +
+                      std::to_string(where.line) + "); it must be 0, 1 or 2");
+}
+inline int program_id(int axis, const source_location& where = source_location{}) {
+  check_axis("tl::program_id", axis, where);
   const program_state* p = current_program;
   return p ? p->pid[axis] : 0;
 }
-inline int num_programs(int axis) {
-  if (axis < 0 || axis > 2) throw usage_error("tl::num_programs: the axis must be 0, 1 or 2");
+inline int num_programs(int axis, const source_location& where = source_location{}) {
+  check_axis("tl::num_programs", axis, where);
   const program_state* p = current_program;
   return p ? p->grid[axis] : 1;
+}
+// tl::range(start, stop, 0) (ops/program.hpp).
+[[noreturn]] inline void range_step_is_zero(const source_location& where) {
+  throw usage_error("tl::range: the step is 0 (at " + std::string(where.file) + ":" + std::to_string(where.line) +
+                    "); a loop needs a positive or a negative step");
 }
 
 }  // namespace tl::detail::cpu
