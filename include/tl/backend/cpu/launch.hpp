@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../launch_options.hpp"
+#include "fault.hpp"
 #include "host_threads.hpp"
 #include "program.hpp"
 
@@ -120,7 +121,10 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   long long n_threads = options.threads > 0 ? options.threads : hardware_threads();
   if (sequential) n_threads = 1;
   if (n_threads > total) n_threads = total;
-  run_on_threads(int(n_threads), &program_runner::work, &runner);
+  {
+    const division_fault_guard division_faults;  // a kernel's scalar division by zero is named
+    run_on_threads(int(n_threads), &program_runner::work, &runner);
+  }
   state.report.seconds = monotonic_seconds() - t0;
   state.report.race_check_bytes = state.races.bytes;
   if (runner.failure) std::rethrow_exception(runner.failure);
