@@ -242,6 +242,15 @@ TEST_CASE("do_bench: the median of timed calls, quantiles in order, options chec
   CHECK(tl::gbps(1e9, 1000) == 1.0);
 }
 
+TEST_CASE("do_bench on the host's clock refuses a function that leaves GPU work running") {
+  // What a CUDA launch with .wait = false notes (here without a GPU): the host clock would time
+  // the launch only, so the bench is refused rather than reporting numbers that are wrong.
+  CHECK_THROWS_WITH(tl::do_bench([] { tl::detail::note_async_gpu_launch(); }, {.rep_ms = 1}),
+                    Catch::Contains("the function launched GPU work without waiting for it") &&
+                        Catch::Contains("{.backend = tl::backend::cuda}"));
+  CHECK(tl::do_bench([] {}, {.rep_ms = 1}).reps >= 5);
+}
+
 TEST_CASE("do_bench: cooldown_ms idles before the first call and is not in the times") {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();

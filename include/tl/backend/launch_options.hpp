@@ -171,6 +171,15 @@ constexpr bool launch_is_well_formed() {
   }
 }
 
+// Kernels launched on the GPU without waiting for them (launch_options::wait = false), counted
+// so that tl::do_bench can tell that a function it times on the host's clock left GPU work behind.
+inline unsigned long long& async_gpu_launches() {
+  static unsigned long long n = 0;
+  return n;
+}
+inline void note_async_gpu_launch() { __atomic_fetch_add(&async_gpu_launches(), 1ULL, __ATOMIC_RELAXED); }
+inline unsigned long long async_gpu_launch_count() { return __atomic_load_n(&async_gpu_launches(), __ATOMIC_RELAXED); }
+
 // ---- argument values a parameter cannot hold ----
 // A launch converts each argument to its parameter's type as a call would, so an integer that
 // does not fit would arrive changed (3e9 given to an int arrives as -1294967296), and a

@@ -116,7 +116,12 @@ bench_result bench_cpu(F& fn, const bench_options& o) {
     fn();
     return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
   };
+  const unsigned long long launched = detail::async_gpu_launch_count();
   fn();
+  if (detail::async_gpu_launch_count() != launched)
+    throw usage_error("tl::do_bench: the function launched GPU work without waiting for it (launch_options::wait = "
+                      "false), which the host's clock (bench_options::backend = cpu, the default) would not time: "
+                      "time it with {.backend = tl::backend::cuda}");
   double estimate = 0;
   for (int i = 0; i < 5; ++i) estimate += timed();
   estimate /= 5;
@@ -196,7 +201,8 @@ bench_result bench_cuda(F& fn, const bench_options& o) {
 
 // Times fn() (see the top of this file). fn launches work on o.backend; on the CUDA backend
 // it should not wait for it (tl::launch_options::wait = false), or each call's time includes
-// the host's round trip.
+// the host's round trip. A function that leaves GPU work running while timed on the host's
+// clock (o.backend = cpu, the default) is refused: that clock would time the launches only.
 template <class F>
 bench_result do_bench(F&& fn, const bench_options& o = {}) {
   bench_detail::check_bench_options(o);

@@ -131,6 +131,11 @@ struct bit_xor {
 };
 // Shifts by a negative amount or by >= the width give 0 (left) or the sign fill (right),
 // as PTX's clamped shifts do. >> is arithmetic on signed types.
+template <class T>
+TL_INLINE constexpr bool negative(T b) {
+  if constexpr (std::is_signed_v<T>) return b < T(0);
+  else return false;  // (a comparison nvcc would call pointless for unsigned types)
+}
 struct shl {
   static constexpr bool comparison = false, div_or_mod = false, bitwise = true;
   template <class T>
@@ -139,7 +144,7 @@ struct shl {
       return b ? false : a;
     } else {
       using U = std::make_unsigned_t<T>;
-      if (b < T(0) || b >= T(sizeof(T) * 8)) return T(0);
+      if (negative(b) || b >= T(sizeof(T) * 8)) return T(0);
       return static_cast<T>(static_cast<U>(static_cast<U>(a) << b));
     }
   }
@@ -151,7 +156,7 @@ struct shr {
     if constexpr (std::is_same_v<T, bool>) {
       return b ? false : a;
     } else {
-      if (b < T(0) || b >= T(sizeof(T) * 8)) {
+      if (negative(b) || b >= T(sizeof(T) * 8)) {
         if constexpr (std::is_signed_v<T>) return a < T(0) ? T(-1) : T(0);
         else return T(0);
       }

@@ -437,6 +437,7 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
     std::apply([&](const auto&... p) { kernel<<<blocks, 32 * TL_NUM_WARPS, dynamic, stream>>>(rep, dyn.layout, p...); },
                bound);
     check_call(cudaGetLastError(), "launching the kernel", __FILE__, __LINE__, context);
+    note_async_gpu_launch();
     return r;
   }
   timing t;
