@@ -52,7 +52,8 @@ TEST_CASE("guide copy: mistake 1 (offsets not moved by the program id) is report
   CHECK(report.races[0].offset <= 1);
   CHECK(report.str().find("both store element") != std::string::npos);
   // Thrown by default, with the same text.
-  CHECK_THROWS_WITH(tl::launch<copy_k_same_offsets<2>>(tl::grid(3), x, x.zeros_like("z"), 6),
+  auto z_again = x.zeros_like("z");
+  CHECK_THROWS_WITH(tl::launch<copy_k_same_offsets<2>>(tl::grid(3), x, z_again, 6),
                     Catch::Contains("race(s) between programs"));
 }
 

@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -21,6 +23,7 @@
 #include <tl/backend/cpu/access_picture.hpp>
 
 #include "checker_cli.hpp"
+#include "cli_numbers.hpp"
 #include "puzzle_report.hpp"
 
 namespace {
@@ -80,14 +83,9 @@ bool parse_assignments(const std::string& text, const std::vector<std::string>& 
       return false;
     }
     int value = 0;
-    try {
-      value = std::stoi(item.substr(eq + 1));
-    } catch (const std::exception&) {
-      std::fprintf(stderr, "%s: '%s': the value is not an integer\n", self->name.c_str(), item.c_str());
-      return false;
-    }
-    if (value < 1) {
-      std::fprintf(stderr, "%s: '%s': sizes and blocks are at least 1\n", self->name.c_str(), item.c_str());
+    if (!tl_cli::parse_number(item.substr(eq + 1), 1, std::numeric_limits<int>::max(), value)) {
+      std::fprintf(stderr, "%s: '%s': sizes and blocks are %s\n", self->name.c_str(), item.c_str(),
+                   tl_cli::range_text(1, std::numeric_limits<int>::max()).c_str());
       return false;
     }
     if constexpr (std::is_same_v<T, puzzles::sizes>) {
@@ -161,9 +159,10 @@ int checker::main(int argc, char** argv, const program& prog) {
     cmd->add_option(prog.noun, s.which, prog.which_help + ", or all")->required();
     cmd->add_option("--backend", s.backend, "cpu (checks every access) or cuda")
         ->check(CLI::IsMember({"cpu", "cuda"}));
-    cmd->add_option("--seed", s.seed, "Seed of the random inputs (and of --random sizes)");
-    cmd->add_option("--random", s.random, "Also check this many random sizes and block configurations per " + prog.noun)
-        ->check(CLI::NonNegativeNumber);
+    tl_cli::add_number(*cmd, "--seed", s.seed, "Seed of the random inputs (and of --random sizes)", std::uint64_t(0),
+                       std::numeric_limits<std::uint64_t>::max());
+    tl_cli::add_number(*cmd, "--random", s.random,
+                       "Also check this many random sizes and block configurations per " + prog.noun, 0, 1000000);
     cmd->add_flag("--verbose,-v", s.verbose, "Print yours and the spec's output");
     cmd->add_flag("--sequential", s.sequential, "Run programs one at a time, in grid order");
   };
@@ -178,7 +177,8 @@ int checker::main(int argc, char** argv, const program& prog) {
   draw_cmd->add_option("-o,--output", draw_output, "The page to write (default: " + prog.noun + "-N.html)");
   draw_cmd->add_option("--sizes", draw_sizes, "Sizes other than the " + prog.noun + "'s, as " + prog.sizes_example);
   draw_cmd->add_option("--blocks", draw_blocks, "A compiled block configuration other than the " + prog.noun + "'s, as " + prog.blocks_example);
-  draw_cmd->add_option("--seed", s.seed, "Seed of the random inputs");
+  tl_cli::add_number(*draw_cmd, "--seed", s.seed, "Seed of the random inputs", std::uint64_t(0),
+                     std::numeric_limits<std::uint64_t>::max());
   CLI11_PARSE(app, argc, argv);
 
   if (draw_cmd->parsed()) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The CPU test suite under AddressSanitizer and UndefinedBehaviorSanitizer: a CPU-only build
 # (TL_SANITIZE=address,undefined, any finding fatal) of the test binary, the puzzle runner,
-# the differential tester and the guide's examples, each run in full. Exits non-zero on the
-# first finding, with the sanitizer's report.
+# the differential tester, the fuzz harness (for 10 s) and the guide's examples, each run in
+# full. Exits non-zero on the first finding, with the sanitizer's report.
 #   tools/sanitize.sh [build-dir]      (default build-sanitize)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,13 +13,14 @@ build=${1:-build-sanitize}
 mkdir -p "$build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DTL_CUDA=OFF -DTL_WERROR=OFF \
   -DTL_SANITIZE=address,undefined > "$build/configure.log" || { cat "$build/configure.log"; exit 1; }
-cmake --build "$build" --target tl_tests tl-puzzles tl-difftest tl-guide tl-intro
+cmake --build "$build" --target tl_tests tl-puzzles tl-difftest tl-guide tl-intro tl-fuzz
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run() { echo "==== sanitized: $*"; "$@"; }
 run "$build/tests/tl_tests"
 run "$build/tools/tl-puzzles" check all --random 4
 run "$build/tools/tl-difftest" --seed 3 --cases 3400
+run "$build/tools/tl-fuzz" --seed 3 --seconds 10
 run "$build/examples/guide/tl-guide" all -o "$build/chelsea-grey.png"
 for demo in 1 2 3 4; do run "$build/examples/intro/tl-intro" "$demo" > /dev/null; done
 echo "tl: the CPU suite passed under AddressSanitizer and UndefinedBehaviorSanitizer"

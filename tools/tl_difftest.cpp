@@ -9,12 +9,15 @@
 //   tl-difftest --list                                              the programs
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <exception>
 #include <map>
 #include <optional>
 #include <sstream>
 
+#include "cli_numbers.hpp"
 #include "difftest/difftest.hpp"
 
 namespace {
@@ -204,11 +207,13 @@ int main(int argc, char** argv) {
   std::optional<int> only_program;
   std::string settings;
   bool list = false, verbose = false, self_check = false;
-  app.add_option("--seed", seed, "seed of the cases (printed with every finding)");
-  app.add_option("--cases", cases, "how many cases to draw")->check(CLI::PositiveNumber);
+  tl_cli::add_number(app, "--seed", seed, "seed of the cases (printed with every finding)", std::uint64_t(0),
+                     std::numeric_limits<std::uint64_t>::max());
+  tl_cli::add_number(app, "--cases", cases, "how many cases to draw", 1, 100000000);
   app.add_option("--backend", backend_name, "cpu: the CPU backend against the references; cuda: both backends too")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  app.add_option("--program", only_program, "only this program (an index of --list)");
+  int program_index = -1;
+  tl_cli::add_number(app, "--program", program_index, "only this program (an index of --list)", 0, 1000000);
   app.add_option("--set", settings, "with --program: run one case with these parameters (m=..,n=..,k=..,layout=.."
                                     ",keep=..,other=..,data=..), as a finding prints them");
   app.add_flag("--list", list, "list the programs");
@@ -217,6 +222,7 @@ int main(int argc, char** argv) {
                "run program 0 against a reference made wrong at element (2, 5): it must be found and shrunk to "
                "m=3,n=6 (the test that this tool can fail)");
   CLI11_PARSE(app, argc, argv);
+  if (program_index >= 0) only_program = program_index;
 
   std::vector<program> programs = all_programs();
   if (self_check) {  // a reference off by one at (2, 5): every case that reaches it must fail

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli_numbers.hpp"
 #include "matmul.hpp"
 
 namespace {
@@ -60,9 +61,10 @@ int main(int argc, char** argv) {
   int size = 4096, cooldown_ms = 500;
   std::vector<double> sizes{256, 512, 1024, 2048, 4096};
   app.add_option("--out", out, "directory for matmul-performance.csv and .svg");
-  app.add_option("--size", size, "the size of the autotuned-against-hand-picked comparison");
-  app.add_option("--sizes", sizes, "the sweep's square sizes");
-  app.add_option("--cooldown-ms", cooldown_ms, "idle time before each measurement (the GPU's power cap)");
+  tl_cli::add_number(app, "--size", size, "the size of the autotuned-against-hand-picked comparison", 16, 32768);
+  tl_cli::add_numbers(app, "--sizes", sizes, "the sweep's square sizes", 16.0, 32768.0);
+  tl_cli::add_number(app, "--cooldown-ms", cooldown_ms, "idle time before each measurement (the GPU's power cap)", 0,
+                     600000);
   CLI11_PARSE(app, argc, argv);
   const auto cool = [&] { std::this_thread::sleep_for(std::chrono::milliseconds(cooldown_ms)); };
   try {

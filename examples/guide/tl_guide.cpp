@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_numbers.hpp"
 #include "tl_guide_examples.hpp"
 
 namespace guide {
@@ -45,7 +46,8 @@ int main(int argc, char** argv) {
   app.add_option("--backend", backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
   app.add_option("--image", image, "the colour PNG of example 2");
   app.add_option("-o,--output", out, "where example 2 writes the grey PNG");
-  app.add_option("--size", size, "the random matmul's m = n = k (default 512 on the GPU, 128 on the CPU)");
+  tl_cli::add_number(app, "--size", size, "the random matmul's m = n = k (default 512 on the GPU, 128 on the CPU)", 1,
+                     16384);
   CLI11_PARSE(app, argc, argv);
   const tl::backend on = backend == "cuda" ? tl::backend::cuda : tl::backend::cpu;
   if (size <= 0) size = on == tl::backend::cuda ? 512 : 128;

@@ -27,6 +27,7 @@
 #include <tl/tl.hpp>
 
 #include "bench.hpp"
+#include "cli_numbers.hpp"
 
 namespace bench {
 
@@ -360,17 +361,16 @@ int main(int argc, char** argv) {
   app.add_flag("--check", check, "check each kernel (GPU vs CPU backend, then the scaled run vs the spec) before timing");
   app.add_flag("--list", list, "list the cases and exit");
   app.add_option("--only", only, "comma-separated puzzle numbers or case ids (\"2,11 fp16\")");
-  app.add_option("--reps", t.reps, "timed runs per case (the median is reported)")->check(CLI::Range(20, 100000));
-  app.add_option("--warmup-ms", t.warmup_ms, "untimed runs first, for this long")->check(CLI::Range(0.0, 10000.0));
-  app.add_option("--samples", samples, "output elements checked against the spec with --check")->check(CLI::Range(1, 100000));
+  tl_cli::add_number(app, "--reps", t.reps, "timed runs per case (the median is reported)", 20, 100000);
+  tl_cli::add_number(app, "--warmup-ms", t.warmup_ms, "untimed runs first, for this long", 0.0, 10000.0);
+  tl_cli::add_number(app, "--samples", samples, "output elements checked against the spec with --check", 1, 100000);
   app.add_option("--out", out, "directory for tl-bench.csv and tl-bench.svg (the ratios, through tl::perf_report)");
-  app.add_option("--softmax-programs-per-sm", softmax_programs_per_sm,
-                 "puzzle 8: programs resident per multiprocessor (0: as many as fit)")
-      ->check(CLI::Range(0, 64));
-  app.add_option("--cooldown-ms", t.cooldown_ms, "idle time before each measurement, so that each starts below the power cap")
-      ->check(CLI::Range(0.0, 60000.0));
-  app.add_option("--num-stages", num_stages, "every launch's num_stages (1: no copies ahead of a dot's next K step)")
-      ->check(CLI::Range(1, 8));
+  tl_cli::add_number(app, "--softmax-programs-per-sm", softmax_programs_per_sm,
+                     "puzzle 8: programs resident per multiprocessor (0: as many as fit)", 0, 64);
+  tl_cli::add_number(app, "--cooldown-ms", t.cooldown_ms,
+                     "idle time before each measurement, so that each starts below the power cap", 0.0, 60000.0);
+  tl_cli::add_number(app, "--num-stages", num_stages, "every launch's num_stages (1: no copies ahead of a dot's next K step)",
+                     1, 8);
   CLI11_PARSE(app, argc, argv);
 
   std::vector<bench_case> cases;
