@@ -121,6 +121,35 @@ TEST_CASE("device_assert fails the launch with the program, line, message and la
   }
 }
 
+// A kernel's own mistakes (an axis, a loop step of 0): recorded like a failed assertion, with
+// the line, where the CPU backend stops the launch with the same line.
+template <int B>
+TL_KERNEL void kernel_mistakes(tl::ptr<int> out, int axis, int step) {
+  int count = 0;
+  for (int j : tl::range(0, 8, step)) count += j >= 0;
+  tl::store(out + tl::program_id(0) * B + tl::arange<0, B>(), tl::program_id(axis) + count);
+}
+
+TEST_CASE("a kernel's own mistakes are recorded with their line on the GPU", "[gpu][check]") {
+  std::vector<int> out(2 * 128, -1);
+  const tl::launch_options gpu{.backend = tl::backend::cuda, .failure = tl::on_failure::collect};
+  auto r = tl::launch<kernel_mistakes<128>>(tl::grid(2), gpu, out, 3, 1);
+  INFO(r.str());
+  REQUIRE(r.asserts.size() == 2);  // one per program
+  CHECK(r.asserts[0].message == "tl::program_id: the axis must be 0, 1 or 2");
+  CHECK_THROWS_WITH(tl::launch<kernel_mistakes<128>>(tl::grid(2), out, 3, 1),
+                    Catch::Contains("tl::program_id: the axis is 3 (at ") &&
+                        Catch::Contains(":" + std::to_string(r.asserts[0].where.line) + ")"));
+  r = tl::launch<kernel_mistakes<128>>(tl::grid(2), gpu, out, 0, 0);
+  REQUIRE(r.asserts.size() == 2);
+  CHECK(r.asserts[0].message == "tl::range: the step is 0; a loop needs a positive or a negative step");
+  CHECK(out[0] == 0);  // no iteration: the program id plus 0
+  CHECK(out[128] == 1);
+  r = tl::launch<kernel_mistakes<128>>(tl::grid(2), gpu, out, 0, 3);
+  CHECK(r.ok());
+  CHECK(out[128] == 1 + 3);
+}
+
 template <int B>
 TL_KERNEL void print_kernel(tl::ptr<const int> x_ptr) {
   auto x = tl::load(x_ptr + tl::arange<0, B>());

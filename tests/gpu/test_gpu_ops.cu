@@ -94,6 +94,36 @@ TEST_CASE("casts, bitcasts and integer bit ops agree bit for bit", "[gpu][elemen
   require_agree(a.second, b.second, 0, 0, "int results");
 }
 
+// Unsigned shifts (64- and 32-bit), including shifts by the width and more: 0, as PTX clamps.
+template <int B>
+TL_KERNEL void unsigned_shift_kernel(tl::ptr<std::uint64_t> a_ptr, tl::ptr<std::uint32_t> b_ptr, int n) {
+  auto offs = tl::program_id(0) * B + tl::arange<0, B>();
+  auto m = offs < n;
+  auto a = tl::load(a_ptr + offs, m);
+  auto b = tl::load(b_ptr + offs, m);
+  tl::store(a_ptr + offs, (a >> (b & 127u).to(tl::uint64)) ^ (a << std::uint64_t(3)), m);
+  tl::store(b_ptr + offs, (b << (b & 63u)) | (b >> 1u), m);
+}
+
+TEST_CASE("unsigned shifts agree bit for bit, beyond the width too", "[gpu][elementwise]") {
+  const int n = random_int(300, 2000);
+  std::vector<std::uint64_t> a(std::size_t(n));
+  std::vector<std::uint32_t> b(std::size_t(n));
+  for (int i = 0; i < n; ++i) {
+    a[std::size_t(i)] = std::uint64_t(random_int(0, 1 << 30)) * 2654435761ULL + std::uint64_t(i);
+    b[std::size_t(i)] = std::uint32_t(random_int(0, 1 << 30));
+  }
+  auto run = [&](const tl::launch_options& o) {
+    auto x = a;
+    auto y = b;
+    tl::launch<unsigned_shift_kernel<256>>(tl::grid(tl::cdiv(n, 256)), o, x, y, n);
+    return std::make_pair(x, y);
+  };
+  const auto c = run(cpu), g = run(cuda);
+  CHECK(c.first == g.first);
+  CHECK(c.second == g.second);
+}
+
 // float32 division: / as Triton divides (div.full.f32, within 2 ulp), div_rn exactly rounded.
 template <int B>
 TL_KERNEL void division_kernel(tl::ptr<float> x_ptr, tl::ptr<float> y_ptr, tl::ptr<float> q_ptr, tl::ptr<float> r_ptr,

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <cstdint>
 #include <limits>
-#include <ranges>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -115,8 +114,9 @@ inline constexpr bool passable_parameter =
 
 // Does an argument of type A own the elements a tl::ptr made from it points at (a std::vector,
 // a std::array, a tl::buffer: what dies with a temporary), rather than view them (a std::span,
-// a tl::view, a tl::ptr, a raw pointer)? Owning types without iterators say so with a member
-// `owns_elements` (tl::buffer).
+// a tl::view, a tl::ptr, a raw pointer)? A container that copies its elements is not trivially
+// copyable, or is an array (it has a tuple_size); views are neither. Owning types without
+// iterators say so with a member `owns_elements` (tl::buffer).
 template <class A>
 inline constexpr bool owns_elements =
     requires { A::owns_elements; } ||
@@ -124,7 +124,7 @@ inline constexpr bool owns_elements =
       a.begin();
       a.end();
       a.data();
-    } && !std::ranges::borrowed_range<A>);
+    } && (!std::is_trivially_copyable_v<A> || requires { std::tuple_size<A>::value; }));
 
 // Would the kernel's stores through parameter P be lost, given argument A (a temporary that
 // owns its elements, for a pointer to non-const elements)?
