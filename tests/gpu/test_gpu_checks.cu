@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <span>
 
 using namespace gpu_testing;
 using tl::None;
@@ -119,6 +120,53 @@ TEST_CASE("device_assert fails the launch with the program, line, message and la
     REQUIRE(on_gpu.asserts[k].message == "x must be non-negative");
     REQUIRE(on_gpu.asserts[k].failing_lanes == on_cpu.asserts[k].failing_lanes);
   }
+}
+
+// Races between programs, found on the GPU as on the CPU (this file has TL_DEVICE_CHECKS=1).
+template <int B>
+TL_KERNEL void reads_next_kernel(tl::ptr<float> x, int n) {  // x[i] = 2 x[i + 1]: the next program's first
+  auto offs = tl::program_id(0) * B + tl::arange<0, B>();
+  tl::store(x + offs, tl::load(x + offs + 1, offs + 1 < n) * 2.0f, offs < n);
+}
+template <int B>
+TL_KERNEL void two_views_kernel(tl::ptr<float> a, tl::ptr<float> b) {
+  auto offs = tl::arange<0, B>();
+  if (tl::program_id(0) == 0) tl::store(a + offs, 1.0f);
+  else tl::store(b + offs, 2.0f);
+}
+template <int B>
+TL_KERNEL void own_elements_kernel(tl::ptr<float> x, tl::ptr<const float> s, int n) {
+  auto offs = tl::program_id(0) * B + tl::arange<0, B>();
+  tl::store(x + offs, tl::load(x + offs, offs < n) * tl::load(s + 0), offs < n);
+}
+
+TEST_CASE("races between programs are found on the GPU as on the CPU", "[gpu][check][race]") {
+  const tl::launch_options gpu{.backend = tl::backend::cuda, .failure = tl::on_failure::collect};
+  // Stores of one element by two programs: each is found once, whichever program is first.
+  std::vector<float> x(1024, 1.0f);
+  const std::span<float> all(x);
+  auto r = tl::launch<two_views_kernel<128>>(tl::grid(2), gpu, tl::ptr<float>(all.subspan(0, 256), "a"),
+                                             tl::ptr<float>(all.subspan(64, 256), "b"));
+  INFO(r.str());
+  CHECK(r.race_count == 64);  // elements 64..127: both views
+  REQUIRE(!r.races.empty());
+  CHECK(r.races[0].kind == tl::race_kind::store_store);
+  CHECK((r.races[0].buffer == "a" || r.races[0].buffer == "b"));
+  // A load of what another program stores: the boundaries of 8 programs, 7 of them (at least:
+  // a load and a store at the same instant may both see the other).
+  r = tl::launch<reads_next_kernel<128>>(tl::grid(8), gpu, tl::ptr<float>(x, "x"), 1024);
+  CHECK(r.race_count >= 7);
+  CHECK(r.race_count <= 14);
+  // Each program on its own elements, all loading s[0]: no race.
+  std::vector<float> s(1, 1.5f);
+  r = tl::launch<own_elements_kernel<128>>(tl::grid(8), gpu, tl::ptr<float>(x, "x"), s, 1024);
+  CHECK(r.ok());
+  CHECK(r.race_check_bytes > 0);
+  // Off: nothing is tracked.
+  tl::launch_options off = gpu;
+  off.detect_races = false;
+  r = tl::launch<reads_next_kernel<128>>(tl::grid(8), off, tl::ptr<float>(x, "x"), 1024);
+  CHECK(r.race_count == 0);
 }
 
 // A kernel's own mistakes (an axis, a loop step of 0): recorded like a failed assertion, with

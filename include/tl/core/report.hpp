@@ -76,8 +76,10 @@ struct launch_report {
   // often a mistake in the offsets, as in the guide's copy kernel).
   std::vector<store_race> races;
   std::int64_t race_count = 0;
-  std::int64_t race_check_bytes = 0;  // the memory race detection took: 8 bytes an element of
+  std::int64_t race_check_bytes = 0;  // the memory race detection took: CPU, 8 bytes an element of
                                       // each 4 KiB page the launch touched, and the tables above
+                                      // them; GPU (TL_DEVICE_CHECKS=1), the hash table's size
+  std::int64_t race_unchecked = 0;    // GPU: accesses the race table had no room for
   std::vector<std::array<int, 3>> idle_programs;  // the first few
   std::int64_t idle_count = 0;
   std::int64_t programs = 0;
@@ -207,6 +209,8 @@ inline std::string launch_report::str() const {
   }
   if (race_count > static_cast<std::int64_t>(races.size()))
     o << "  ... " << (race_count - static_cast<std::int64_t>(races.size())) << " more races\n";
+  if (race_unchecked)
+    o << "  note: " << race_unchecked << " access(es) not checked for races (the GPU's race table was full)\n";
   if (idle_count) o << "  note: " << idle_note(*this) << '\n';
   return o.str();
 }

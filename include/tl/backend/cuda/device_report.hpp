@@ -44,6 +44,26 @@ struct assert_record {
   unsigned long long failing_lanes;
 };
 
+// Race detection on the GPU (with TL_DEVICE_CHECKS=1 and launch_options::detect_races): a hash
+// table in device memory, keyed by the element's address and size, as the CPU backend keys its
+// records (backend/cpu/program.hpp); an entry holds the program (linear id + 1) that stored
+// the element first and the one that loaded it (-1: several). The launch sizes it from the
+// buffers the kernel may write and clears it; an access that finds no room in 64 probes is
+// counted as not checked.
+struct race_entry {
+  unsigned long long key;  // (address << 3 | log2 of the element size) + 1; 0: free
+  int owner, reader;
+};
+struct race_record {
+  int kind;  // race_kind
+  int program[3];
+  long long first;  // the other program's linear id + 1; -1: several programs loaded it
+  int line;
+  char file[120];
+  const void* base;  // the buffer (the launch maps it back to the argument's name)
+  long long offset;  // the element, from the buffer's start
+};
+
 struct device_report {
   static constexpr int max_records = 64;
   static constexpr int max_lanes = 32;
@@ -52,6 +72,11 @@ struct device_report {
   unsigned int asserts;
   access_record access[max_records];
   assert_record failed[max_records];
+  race_entry* race_table;              // set by the launch; null: races are not tracked
+  unsigned long long race_slots;       // entries, a power of two
+  unsigned long long races;            // conflicts found
+  unsigned long long race_unchecked;   // accesses the table had no room for
+  race_record race[max_records];
 };
 
 #if defined(__CUDACC__)
@@ -150,6 +175,80 @@ struct access_tracker {
     }
   }
 };
+
+// ---- races between programs ----
+
+__device__ __forceinline__ long long program_linear_id() {
+  return (long long)blockIdx.x + (long long)gridDim.x * ((long long)blockIdx.y + (long long)gridDim.y * blockIdx.z);
+}
+
+// The entry of the element at `address` (`size` bytes), taken if free; null where races are
+// not tracked or the table has no room.
+__device__ inline race_entry* race_entry_of(device_report* rep, const void* address, int size) {
+  race_entry* table = rep->race_table;
+  if (!table) return nullptr;
+  const unsigned long long key =
+      ((reinterpret_cast<unsigned long long>(address) << 3) | unsigned(size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3)) + 1;
+  const unsigned long long mask = rep->race_slots - 1;
+  unsigned long long h = (key * 0x9E3779B97F4A7C15ULL) >> 20;
+  for (int probe = 0; probe < 64; ++probe, ++h) {
+    race_entry& e = table[h & mask];
+    const unsigned long long k = atomicCAS(&e.key, 0ULL, key);
+    if (k == 0 || k == key) return &e;
+  }
+  atomicAdd(&rep->race_unchecked, 1ULL);
+  return nullptr;
+}
+
+__device__ inline void record_race(device_report* rep, race_kind kind, long long first, const void* base,
+                                   long long offset, const source_location& where) {
+  const unsigned long long k = atomicAdd(&rep->races, 1ULL);
+  if (k >= device_report::max_records) return;
+  race_record& r = rep->race[k];
+  r.kind = int(kind);
+  r.program[0] = int(blockIdx.x);
+  r.program[1] = int(blockIdx.y);
+  r.program[2] = int(blockIdx.z);
+  r.first = first;
+  r.line = where.line;
+  copy_text(r.file, where.file, sizeof(r.file));
+  r.base = base;
+  r.offset = offset;
+}
+
+// A store of the element at `element` (offset `offset` of the buffer at `base`): records the
+// first program to store it, and reports a second one, or another program that loaded it.
+// (Each program's thread updates its own field, then reads the other after a fence, so of two
+// conflicting accesses at least one sees the other, whichever comes first.)
+template <class T>
+__device__ inline void note_store(const T* element, const void* base, long long offset, const source_location& where) {
+  device_report* rep = report_slot();
+  race_entry* e = race_entry_of(rep, element, int(sizeof(T)));
+  if (!e) return;
+  const int me = int(program_linear_id() + 1);
+  const int first = atomicCAS(&e->owner, 0, me);
+  if (first != 0 && first != me) {
+    record_race(rep, race_kind::store_store, first, base, offset, where);
+    return;
+  }
+  __threadfence();
+  const int reader = atomicAdd(&e->reader, 0);
+  if (reader != 0 && reader != me) record_race(rep, race_kind::store_after_load, reader, base, offset, where);
+}
+// A load through a non-const pointer (a buffer the launch may store): records the program, and
+// reports the element if another program stores it.
+template <class T>
+__device__ inline void note_load(const T* element, const void* base, long long offset, const source_location& where) {
+  device_report* rep = report_slot();
+  race_entry* e = race_entry_of(rep, element, int(sizeof(T)));
+  if (!e) return;
+  const int me = int(program_linear_id() + 1);
+  const int seen = atomicCAS(&e->reader, 0, me);
+  if (seen != 0 && seen != me && seen != -1) atomicExch(&e->reader, -1);
+  __threadfence();
+  const int owner = atomicAdd(&e->owner, 0);
+  if (owner != 0 && owner != me) record_race(rep, race_kind::load_after_store, owner, base, offset, where);
+}
 
 // device_assert: called by all threads; `failing` is this thread's count of false lanes.
 __device__ inline void report_assert(unsigned long long failing, const char* message, const source_location& where) {

@@ -71,6 +71,42 @@ inline device_report* report_buffer() {
   return b;
 }
 
+// The race table (device_report.hpp) of the current device, with room for at least `slots`
+// entries (a power of two), grown as launches need: one per device, reused by every launch.
+inline race_entry* race_table(unsigned long long slots) {
+  static cpu::host_mutex m;
+  static std::vector<std::pair<race_entry*, unsigned long long>> tables;  // by device
+  int dev = 0;
+  TL_CUDA_CHECK(cudaGetDevice(&dev));
+  cpu::host_lock lock(m);
+  if (tables.size() <= std::size_t(dev)) tables.resize(std::size_t(dev) + 1, {nullptr, 0});
+  auto& [table, have] = tables[std::size_t(dev)];
+  if (have < slots) {
+    if (table) TL_CUDA_CHECK(cudaFree(table));
+    table = nullptr;
+    TL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&table), slots * sizeof(race_entry)));
+    have = slots;
+  }
+  return table;
+}
+// Entries for a launch: twice the elements its buffers of non-const elements hold (the most it
+// can store or load through them), 2^20 for one of unknown size, from 2^16 to 2^26 in all.
+template <class Params>
+unsigned long long race_slots_for(const Params& bound) {
+  unsigned long long elements = 0;
+  std::apply([&](const auto&... p) {
+    auto one = [&](const auto& x) {
+      using X = std::remove_cvref_t<decltype(x)>;
+      if constexpr (is_ptr_v<X>)
+        if constexpr (!std::is_const_v<typename pointee<X>::type>) elements += x.extent >= 0 ? (unsigned long long)x.extent : 1ULL << 20;
+    };
+    (one(p), ...);
+  }, bound);
+  unsigned long long slots = 1ULL << 16;
+  while (slots < 2 * elements && slots < (1ULL << 26)) slots *= 2;
+  return slots;
+}
+
 // Host memory the launch mirrors in device memory: one region per run of overlapping host
 // buffers, so that arguments that are the same memory (an in-place kernel given one vector for
 // two parameters, overlapping spans of one vector) share one device copy, as they share the
@@ -256,6 +292,27 @@ void read_report(const device_report& d, const Params& bound, launch_report& r) 
     }
     r.invalid.push_back(std::move(x));
   }
+  r.race_count = std::int64_t(d.races);
+  const int n_race = int(d.races < max_records ? d.races : max_records);
+  for (int k = 0; k < n_race; ++k) {
+    const race_record& a = d.race[k];
+    store_race x;
+    x.kind = race_kind(a.kind);
+    if (a.first > 0) {
+      const long long f = a.first - 1;
+      x.first_program[0] = int(f % r.grid[0]);
+      x.first_program[1] = int((f / r.grid[0]) % r.grid[1]);
+      x.first_program[2] = int(f / (std::int64_t(r.grid[0]) * r.grid[1]));
+    } else {
+      x.several = true;
+    }
+    for (int i = 0; i < 3; ++i) x.program[i] = a.program[i];
+    x.where = source_location{intern(a.file), a.line};
+    x.buffer = buffer_name(bound, a.base);
+    x.offset = a.offset;
+    r.races.push_back(std::move(x));
+  }
+  r.race_unchecked = std::int64_t(d.race_unchecked);
   const int n_assert = int(d.asserts < max_records ? d.asserts : max_records);
   for (int k = 0; k < n_assert; ++k) {
     const assert_record& a = d.failed[k];
@@ -404,6 +461,21 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
     rep = report_buffer();
     check_call(cudaMemsetAsync(rep, 0, sizeof(device_report), stream), "cudaMemsetAsync (the device report)", __FILE__,
                __LINE__, context);
+    if (options.detect_races) {  // the race table, cleared, and where the report finds it
+      struct {
+        race_entry* table;
+        unsigned long long slots;
+      } where_races{nullptr, race_slots_for(bound)};
+      where_races.table = race_table(where_races.slots);
+      check_call(cudaMemsetAsync(where_races.table, 0, where_races.slots * sizeof(race_entry), stream),
+                 "cudaMemsetAsync (the race table)", __FILE__, __LINE__, context);
+      static_assert(offsetof(device_report, race_slots) == offsetof(device_report, race_table) + sizeof(race_entry*));
+      check_call(cudaMemcpyAsync(reinterpret_cast<char*>(rep) + offsetof(device_report, race_table), &where_races,
+                                 sizeof where_races, cudaMemcpyHostToDevice, stream),
+                 "cudaMemcpyAsync (the race table's place)", __FILE__, __LINE__, context);
+      check_call(cudaStreamSynchronize(stream), "cudaStreamSynchronize", __FILE__, __LINE__, context);
+      r.race_check_bytes = std::int64_t(where_races.slots * sizeof(race_entry));
+    }
   }
   (void)cudaGetLastError();  // an earlier call's error, not checked by its caller, is not this kernel's
   const dim3 blocks(unsigned(g.x), unsigned(g.y), unsigned(g.z));

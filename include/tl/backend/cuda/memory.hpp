@@ -216,6 +216,9 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
   constexpr order O = Out::register_order;  // the block loaded into (standard, or a dot's operand reloaded)
   using L = layout<S, O>;
   using P = value_of_t<EP>;
+  // Loads through a pointer to non-const elements are recorded for race detection (a buffer the
+  // launch may store), as on the CPU backend.
+  [[maybe_unused]] constexpr bool races_tracked = !std::is_const_v<typename pointee<P>::type>;
   constexpr int V = L::vec;
   stage<S, O>(ptrs, mask, other);
   if constexpr (affine_access_v<S, EP, EM, T, V>) {
@@ -266,7 +269,13 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
     if (chunk_is_vector<T, V, unit_stride_chunks<S, EP, V>>(p, m)) {
       const vector_of<T, V> w = global_load<Ev>(reinterpret_cast<const vector_of<T, V>*>(p[0].get()));
       out.v.template set_chunk<V>(i0, w);
-      if constexpr (TL_DEVICE_CHECKS) tracker.masked += V;
+      if constexpr (TL_DEVICE_CHECKS) {
+        tracker.masked += V;
+        if constexpr (races_tracked) {
+          TL_UNROLL
+          for (int k = 0; k < V; ++k) note_load(p[k].get(), p[k].base, p[k].offset, where);
+        }
+      }
       continue;
     }
     TL_UNROLL
@@ -278,6 +287,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
           out.v[i0 + k] = convert<T>(operand_at<S, O>(other, c, i0 + k));
           continue;
         }
+        if constexpr (races_tracked) note_load(p[k].get(), p[k].base, p[k].offset, where);
       }
       out.v[i0 + k] = global_load<Ev>(p[k].get());
     }
@@ -349,7 +359,11 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       TL_UNROLL
       for (int k = 0; k < V; ++k) w.x[k] = x[k];
       global_store<Ev>(reinterpret_cast<vector_of<Q, V>*>(p[0].get()), w);
-      if constexpr (TL_DEVICE_CHECKS) tracker.masked += V;
+      if constexpr (TL_DEVICE_CHECKS) {
+        tracker.masked += V;
+        TL_UNROLL
+        for (int k = 0; k < V; ++k) note_store(p[k].get(), p[k].base, p[k].offset, where);
+      }
       continue;
     }
     TL_UNROLL
@@ -357,6 +371,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       if (!m[k]) continue;
       if constexpr (TL_DEVICE_CHECKS) {
         if (!tracker.admit(i0 + k, p[k])) continue;
+        note_store(p[k].get(), p[k].base, p[k].offset, where);
       }
       global_store<Ev>(p[k].get(), x[k]);
     }
