@@ -107,8 +107,8 @@ TL_KERNEL void unsigned_shift_kernel(tl::ptr<std::uint64_t> a_ptr, tl::ptr<std::
 
 TEST_CASE("unsigned shifts agree bit for bit, beyond the width too", "[gpu][elementwise]") {
   const int n = random_int(300, 2000);
-  std::vector<std::uint64_t> a(std::size_t(n));
-  std::vector<std::uint32_t> b(std::size_t(n));
+  std::vector<std::uint64_t> a(static_cast<std::size_t>(n));
+  std::vector<std::uint32_t> b(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     a[std::size_t(i)] = std::uint64_t(random_int(0, 1 << 30)) * 2654435761ULL + std::uint64_t(i);
     b[std::size_t(i)] = std::uint32_t(random_int(0, 1 << 30));
