@@ -127,14 +127,15 @@ inline race_region* race_region_of(program_state* p, std::uintptr_t address, int
 }
 
 // The page of records of the 4 KiB of memory at `address`, for elements of `size` bytes, made on
-// first use (by whichever program gets there first).
-inline race_page* race_page_of(program_state* p, std::uintptr_t address, int size) {
+// first use (by whichever program gets there first). Out of line: the accesses' loops keep only
+// the test of the page used last (race_records).
+[[gnu::noinline]] inline race_page* race_page_of(program_state* p, std::uintptr_t address, int size) {
   const std::uintptr_t key = ((address >> race_region::page_bits) << 5) | std::uintptr_t(size);
   race_cache& c = p->races;
-  for (int i = 0; i < race_cache::size; ++i)
+  for (int i = 1; i < race_cache::size; ++i)
     if (c.page_key[i] == key && c.page[i]) {
       race_page* page = c.page[i];
-      if (i > 0) cache_put(c.page_key, c.page, i, key, page);
+      cache_put(c.page_key, c.page, i, key, page);
       return page;
     }
   race_region* r = race_region_of(p, address, size);
@@ -160,17 +161,15 @@ inline race_page* race_page_of(program_state* p, std::uintptr_t address, int siz
   return page;
 }
 
-// The owner and reader records of the element at `address` (`size` bytes), or false where
-// races are not tracked (outside a launch, detection off).
-inline bool race_records(program_state* p, const void* address, int size, std::int32_t*& owner,
-                         std::int32_t*& reader) {
-  if (!p || !p->launch || !p->launch->detect_races) return false;
+// The owner and reader records of the element at `address` (`size` bytes) of a launch that
+// detects races: the page used last, or race_page_of.
+inline void race_records(program_state* p, const void* address, int size, std::int32_t*& owner, std::int32_t*& reader) {
   const auto a = reinterpret_cast<std::uintptr_t>(address);
-  race_page* page = race_page_of(p, a, size);
+  const std::uintptr_t key = ((a >> race_region::page_bits) << 5) | std::uintptr_t(size);
+  race_page* page = p->races.page_key[0] == key && p->races.page[0] ? p->races.page[0] : race_page_of(p, a, size);
   const std::size_t i = std::size_t((a & ((std::uintptr_t(1) << race_region::page_bits) - 1)) / std::uintptr_t(size));
   owner = &page->owner[i];
   reader = &page->reader[i];
-  return true;
 }
 
 inline void record_race(program_state* p, race_kind kind, std::int32_t other_id, std::int64_t offset,
@@ -197,11 +196,10 @@ inline void record_race(program_state* p, race_kind kind, std::int32_t other_id,
 
 // Called by a store for each element it writes (inside its buffer): records the first program
 // to store it, and reports a second one, or another program that loaded it.
-template <class T>
-void note_store(const T* element, std::int64_t offset, const char* name, source_location where) {
-  program_state* p = current_program;
+inline void note_store_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
+                          const source_location& where) {
   std::int32_t *owner, *reader;
-  if (!race_records(p, element, int(sizeof(T)), owner, reader)) return;
+  race_records(p, element, size, owner, reader);
   const std::int32_t me = p->linear_id + 1;
   std::int32_t first = 0;
   if (!atomic_compare_exchange(*owner, first, me) && first != me) {
@@ -211,14 +209,18 @@ void note_store(const T* element, std::int64_t offset, const char* name, source_
   const std::int32_t seen = atomic_load(*reader);
   if (seen != 0 && seen != me) record_race(p, race_kind::store_after_load, seen, offset, name, where);
 }
+template <class T>
+void note_store(const T* element, std::int64_t offset, const char* name, const source_location& where) {
+  program_state* p = current_program;
+  if (p && p->launch && p->launch->detect_races) note_store_at(p, element, int(sizeof(T)), offset, name, where);
+}
 
 // Called by a load for each element it reads through a non-const pointer (the buffers a launch
 // may also store): records the program, and reports the element if another program stores it.
-template <class T>
-void note_load(const T* element, std::int64_t offset, const char* name, source_location where) {
-  program_state* p = current_program;
+inline void note_load_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
+                         const source_location& where) {
   std::int32_t *owner, *reader;
-  if (!race_records(p, element, int(sizeof(T)), owner, reader)) return;
+  race_records(p, element, size, owner, reader);
   const std::int32_t me = p->linear_id + 1;
   // A plain read first: most loads find themselves (or "several") recorded and write nothing.
   std::int32_t seen = atomic_load(*reader);
@@ -226,6 +228,11 @@ void note_load(const T* element, std::int64_t offset, const char* name, source_l
   if (seen != 0 && seen != me && seen != several_readers) atomic_store(*reader, several_readers);
   const std::int32_t stored_by = atomic_load(*owner);
   if (stored_by != 0 && stored_by != me) record_race(p, race_kind::load_after_store, stored_by, offset, name, where);
+}
+template <class T>
+void note_load(const T* element, std::int64_t offset, const char* name, const source_location& where) {
+  program_state* p = current_program;
+  if (p && p->launch && p->launch->detect_races) note_load_at(p, element, int(sizeof(T)), offset, name, where);
 }
 
 // ---- the lowerings (ops/memory.hpp) ----
