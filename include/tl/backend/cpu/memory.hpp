@@ -87,15 +87,26 @@ struct access_checker {
 
 // ---- race detection ----
 
-// Moves entry i of a most-recent-first cache to the front, or puts (k, v) there.
+// A most-recent-first cache of N entries: find moves a hit to the front; put adds at the front,
+// dropping the last.
 template <int N, class K, class V>
-void cache_put(K (&keys)[N], V* (&values)[N], int i, K k, V* v) {
-  for (; i > 0; --i) {
+void cache_put(K (&keys)[N], V* (&values)[N], int from, K k, V* v) {
+  for (int i = from; i > 0; --i) {
     keys[i] = keys[i - 1];
     values[i] = values[i - 1];
   }
   keys[0] = k;
   values[0] = v;
+}
+template <int N, class K, class V>
+V* cache_find(K (&keys)[N], V* (&values)[N], K k) {
+  for (int i = 0; i < N; ++i)
+    if (keys[i] == k && values[i]) {
+      V* v = values[i];
+      if (i > 0) cache_put(keys, values, i, k, v);
+      return v;
+    }
+  return nullptr;
 }
 
 // The region of the race tables (program.hpp) that holds `address` for elements of `size`
@@ -103,12 +114,7 @@ void cache_put(K (&keys)[N], V* (&values)[N], int i, K k, V* v) {
 inline race_region* race_region_of(program_state* p, std::uintptr_t address, int size) {
   const std::uintptr_t key = ((address >> race_region::region_bits) << 5) | std::uintptr_t(size);
   race_cache& c = p->races;
-  for (int i = 0; i < race_cache::size; ++i)
-    if (c.key[i] == key && c.region[i]) {
-      race_region* r = c.region[i];
-      cache_put(c.key, c.region, i, key, r);
-      return r;
-    }
+  if (race_region* r = cache_find(c.key, c.region, key)) return r;
   race_tables& t = p->launch->races;
   race_region* found = nullptr;
   {
@@ -132,12 +138,7 @@ inline race_region* race_region_of(program_state* p, std::uintptr_t address, int
 [[gnu::noinline]] inline race_page* race_page_of(program_state* p, std::uintptr_t address, int size) {
   const std::uintptr_t key = ((address >> race_region::page_bits) << 5) | std::uintptr_t(size);
   race_cache& c = p->races;
-  for (int i = 1; i < race_cache::size; ++i)
-    if (c.page_key[i] == key && c.page[i]) {
-      race_page* page = c.page[i];
-      cache_put(c.page_key, c.page, i, key, page);
-      return page;
-    }
+  if (race_page* page = cache_find(c.page_key, c.page, key)) return page;
   race_region* r = race_region_of(p, address, size);
   race_page*& slot = r->page[(address >> race_region::page_bits) & (race_region::pages - 1)];
   race_page* page = atomic_load(slot);
