@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CPU test suite under AddressSanitizer and UndefinedBehaviorSanitizer: a CPU-only build
 # (TL_SANITIZE=address,undefined, any finding fatal) of the test binary, the puzzle runner,
-# the differential tester, the fuzz harness (for 10 s) and the guide's examples, each run in
+# the differential tester, the fuzz harness (for 5 s) and the guide's examples, each run in
 # full. Exits non-zero on the first finding, with the sanitizer's report.
 #   tools/sanitize.sh [build-dir]      (default build-sanitize)
 set -euo pipefail
@@ -20,7 +20,7 @@ run() { echo "==== sanitized: $*"; "$@"; }
 run "$build/tests/tl_tests"
 run "$build/tools/tl-puzzles" check all --random 4
 run "$build/tools/tl-difftest" --seed 3 --cases 3400
-run "$build/tools/tl-fuzz" --seed 3 --seconds 10
+run "$build/tools/tl-fuzz" --seed 3 --seconds 5
 run "$build/examples/guide/tl-guide" all -o "$build/chelsea-grey.png"
 for demo in 1 2 3 4; do run "$build/examples/intro/tl-intro" "$demo" > /dev/null; done
 echo "tl: the CPU suite passed under AddressSanitizer and UndefinedBehaviorSanitizer"
