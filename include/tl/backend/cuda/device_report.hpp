@@ -218,10 +218,12 @@ __device__ inline void record_race(device_report* rep, race_kind kind, long long
 
 // A store of the element at `element` (offset `offset` of the buffer at `base`): records the
 // first program to store it, and reports a second one, or another program that loaded it.
+// Out of line (as note_load): inlined at every element of every access, the probing loop and
+// its atomics multiplied a checked kernel's code and its compile time.
 // (Each program's thread updates its own field, then reads the other after a fence, so of two
 // conflicting accesses at least one sees the other, whichever comes first.)
 template <class T>
-__device__ inline void note_store(const T* element, const void* base, long long offset, const source_location& where) {
+__device__ __noinline__ void note_store(const T* element, const void* base, long long offset, const source_location& where) {
   device_report* rep = report_slot();
   race_entry* e = race_entry_of(rep, element, int(sizeof(T)));
   if (!e) return;
@@ -238,7 +240,7 @@ __device__ inline void note_store(const T* element, const void* base, long long 
 // A load through a non-const pointer (a buffer the launch may store): records the program, and
 // reports the element if another program stores it.
 template <class T>
-__device__ inline void note_load(const T* element, const void* base, long long offset, const source_location& where) {
+__device__ __noinline__ void note_load(const T* element, const void* base, long long offset, const source_location& where) {
   device_report* rep = report_slot();
   race_entry* e = race_entry_of(rep, element, int(sizeof(T)));
   if (!e) return;
