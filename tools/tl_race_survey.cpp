@@ -12,8 +12,8 @@
 //     each must pass with no race reported (no false report), and the table gives the median
 //     time of the launch with and without the records, and the memory they took. On the CUDA
 //     backend races are tracked only by kernels compiled with TL_DEVICE_CHECKS=1: the puzzles
-//     are (TL_PUZZLES_DEVICE_CHECKS); the tutorials are in a build configured with
-//     -DCMAKE_CUDA_FLAGS=-DTL_DEVICE_CHECKS=1. A kernel compiled without the checks shows "-".
+//     are (TL_PUZZLES_DEVICE_CHECKS, on by default); the tutorials with TL_TUTORIALS_DEVICE_CHECKS=ON.
+//     A kernel compiled without the checks shows "-".
 //
 // This file is compiled with TL_DEVICE_CHECKS=1, so the planted kernels are checked on the GPU.
 #include <CLI/CLI.hpp>

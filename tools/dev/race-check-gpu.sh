@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU race detection measured, on a machine with a GPU (docs/11-reliability.md):
 #   three builds of tl-race-survey, tl-puzzles and tl-tutorials for one architecture:
-#     checked  every kernel with TL_DEVICE_CHECKS=1 (the tutorials too)
+#     checked  the puzzles and tutorials with TL_DEVICE_CHECKS=1 (TL_TUTORIALS_DEVICE_CHECKS)
 #     plain    no kernel checked (TL_PUZZLES_DEVICE_CHECKS=OFF): the baseline time
 #   then: the planted races on the GPU, the puzzles and tutorials checked with random sizes
 #   (no false report), and the cost table of each build.
@@ -22,7 +22,7 @@ prefix=()
 build_all() {
   mkdir -p "$root"
   cmake -S . -B "$root/checked" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-    -DCMAKE_CUDA_FLAGS=-DTL_DEVICE_CHECKS=1 "${prefix[@]}" > "$root/configure-checked.log" 2>&1 &&
+    -DTL_TUTORIALS_DEVICE_CHECKS=ON "${prefix[@]}" > "$root/configure-checked.log" 2>&1 &&
     cmake -S . -B "$root/plain" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
       -DTL_PUZZLES_DEVICE_CHECKS=OFF "${prefix[@]}" > "$root/configure-plain.log" 2>&1 || { echo configure failed; return 1; }
   local t0=$SECONDS

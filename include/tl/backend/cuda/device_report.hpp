@@ -218,14 +218,12 @@ __device__ inline void record_race(device_report* rep, race_kind kind, long long
 
 // A store of the element at `element` (offset `offset` of the buffer at `base`): records the
 // first program to store it, and reports a second one, or another program that loaded it.
-// Out of line (as note_load): inlined at every element of every access, the probing loop and
-// its atomics multiplied a checked kernel's code and its compile time.
 // (Each program's thread updates its own field, then reads the other after a fence, so of two
 // conflicting accesses at least one sees the other, whichever comes first.)
-template <class T>
-__device__ __noinline__ void note_store(const T* element, const void* base, long long offset, const source_location& where) {
+__device__ __forceinline__ void note_store(const void* element, int size, const void* base, long long offset,
+                                           const source_location& where) {
   device_report* rep = report_slot();
-  race_entry* e = race_entry_of(rep, element, int(sizeof(T)));
+  race_entry* e = race_entry_of(rep, element, size);
   if (!e) return;
   const int me = int(program_linear_id() + 1);
   const int first = atomicCAS(&e->owner, 0, me);
@@ -239,10 +237,10 @@ __device__ __noinline__ void note_store(const T* element, const void* base, long
 }
 // A load through a non-const pointer (a buffer the launch may store): records the program, and
 // reports the element if another program stores it.
-template <class T>
-__device__ __noinline__ void note_load(const T* element, const void* base, long long offset, const source_location& where) {
+__device__ __forceinline__ void note_load(const void* element, int size, const void* base, long long offset,
+                                          const source_location& where) {
   device_report* rep = report_slot();
-  race_entry* e = race_entry_of(rep, element, int(sizeof(T)));
+  race_entry* e = race_entry_of(rep, element, size);
   if (!e) return;
   const int me = int(program_linear_id() + 1);
   const int seen = atomicCAS(&e->reader, 0, me);
@@ -251,6 +249,40 @@ __device__ __noinline__ void note_load(const T* element, const void* base, long 
   const int owner = atomicAdd(&e->owner, 0);
   if (owner != 0 && owner != me) record_race(rep, race_kind::load_after_store, owner, base, offset, where);
 }
+// The elements of one access noted, `n` slots, each null or at `base[i]` + `offset[i]` elements
+// of `Size` bytes: one call out of line per access (a call per element, inlined or not,
+// multiplied a checked kernel's code and its compile time).
+template <int Size>
+__device__ __noinline__ void note_accesses(access_kind kind, const void* const* base, const long long* offset, int n,
+                                           const source_location& where) {
+  if (!report_slot()->race_table) return;
+  for (int i = 0; i < n; ++i) {
+    if (!base[i]) continue;
+    const void* element = static_cast<const char*>(base[i]) + offset[i] * Size;
+    if (kind == access_kind::store) note_store(element, Size, base[i], offset[i], where);
+    else note_load(element, Size, base[i], offset[i], where);
+  }
+}
+// What one thread of an access noted for race detection, by register slot, flushed at the
+// access's end.
+template <int N>
+struct race_notes {
+  const void* base[N];
+  long long offset[N];
+  __device__ __forceinline__ race_notes() {
+    TL_UNROLL
+    for (int i = 0; i < N; ++i) base[i] = nullptr;
+  }
+  template <class P>
+  __device__ __forceinline__ void add(int slot, const P& p) {
+    base[slot] = p.base;
+    offset[slot] = p.offset;
+  }
+  template <class T>
+  __device__ __forceinline__ void flush(access_kind kind, const source_location& where) {
+    note_accesses<int(sizeof(T))>(kind, base, offset, N, where);
+  }
+};
 
 // device_assert: called by all threads; `failing` is this thread's count of false lanes.
 __device__ inline void report_assert(unsigned long long failing, const char* message, const source_location& where) {

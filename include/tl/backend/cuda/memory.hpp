@@ -239,6 +239,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
     }
   }
   [[maybe_unused]] access_tracker<S, O> tracker;
+  [[maybe_unused]] race_notes<(TL_DEVICE_CHECKS && races_tracked) ? L::slots : 1> notes;
   const int t = thread_id();
   TL_UNROLL
   for (int i0 = 0; i0 < L::slots; i0 += V) {
@@ -273,7 +274,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
         tracker.masked += V;
         if constexpr (races_tracked) {
           TL_UNROLL
-          for (int k = 0; k < V; ++k) note_load(p[k].get(), p[k].base, p[k].offset, where);
+          for (int k = 0; k < V; ++k) notes.add(i0 + k, p[k]);
         }
       }
       continue;
@@ -287,12 +288,15 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
           out.v[i0 + k] = convert<T>(operand_at<S, O>(other, c, i0 + k));
           continue;
         }
-        if constexpr (races_tracked) note_load(p[k].get(), p[k].base, p[k].offset, where);
+        if constexpr (races_tracked) notes.add(i0 + k, p[k]);
       }
       out.v[i0 + k] = global_load<Ev>(p[k].get());
     }
   }
-  if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::load, where);
+  if constexpr (TL_DEVICE_CHECKS) {
+    if constexpr (races_tracked) notes.template flush<T>(access_kind::load, where);
+    tracker.finish(access_kind::load, where);
+  }
 }
 
 template <class Q, class S, eviction Ev = eviction::normal, class EP, class EV, class EM>
@@ -324,6 +328,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
     }
   }
   [[maybe_unused]] access_tracker<S, O> tracker;
+  [[maybe_unused]] race_notes<TL_DEVICE_CHECKS ? L::slots : 1> notes;
   // A one-element block is held by every thread; thread 0 writes it.
   const bool writer = !L::replicated || t == 0;
   TL_UNROLL
@@ -362,7 +367,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       if constexpr (TL_DEVICE_CHECKS) {
         tracker.masked += V;
         TL_UNROLL
-        for (int k = 0; k < V; ++k) note_store(p[k].get(), p[k].base, p[k].offset, where);
+        for (int k = 0; k < V; ++k) notes.add(i0 + k, p[k]);
       }
       continue;
     }
@@ -371,12 +376,15 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       if (!m[k]) continue;
       if constexpr (TL_DEVICE_CHECKS) {
         if (!tracker.admit(i0 + k, p[k])) continue;
-        note_store(p[k].get(), p[k].base, p[k].offset, where);
+        notes.add(i0 + k, p[k]);
       }
       global_store<Ev>(p[k].get(), x[k]);
     }
   }
-  if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::store, where);
+  if constexpr (TL_DEVICE_CHECKS) {
+    notes.template flush<Q>(access_kind::store, where);
+    tracker.finish(access_kind::store, where);
+  }
 }
 #endif
 
