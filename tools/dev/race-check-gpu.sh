@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU race detection measured, on a machine with a GPU (docs/11-reliability.md):
-#   three builds of tl-race-survey, tl-puzzles and tl-tutorials for one architecture:
+#   two builds of tl-race-survey, tl-puzzles and tl-tutorials for one architecture:
 #     checked  the puzzles and tutorials with TL_DEVICE_CHECKS=1 (TL_TUTORIALS_DEVICE_CHECKS)
 #     plain    no kernel checked (TL_PUZZLES_DEVICE_CHECKS=OFF): the baseline time
 #   then: the planted races on the GPU, the puzzles and tutorials checked with random sizes
@@ -10,9 +10,10 @@
 #     tools/dev/race-check-gpu.sh wait [root]    waits for a background build
 #     tools/dev/race-check-gpu.sh run [root]     runs the checks and the tables
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+self=$(realpath "$0")
 stage=${1:-all}
-root=${2:-/tmp/race-check}
+root=$(realpath -m "${2:-/tmp/race-check}")
+cd "$(dirname "$self")/../.."
 cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null | head -1 | tr -d .)
 arch=${TL_CUDA_ARCHS:-native}
 [ "$cap" = 90 ] && arch=${TL_CUDA_ARCHS:-90a}
@@ -24,7 +25,7 @@ build_all() {
   cmake -S . -B "$root/checked" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
     -DTL_TUTORIALS_DEVICE_CHECKS=ON "${prefix[@]}" > "$root/configure-checked.log" 2>&1 &&
     cmake -S . -B "$root/plain" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-      -DTL_PUZZLES_DEVICE_CHECKS=OFF "${prefix[@]}" > "$root/configure-plain.log" 2>&1 || { echo configure failed; return 1; }
+      -DTL_PUZZLES_DEVICE_CHECKS=OFF "${prefix[@]}" > "$root/configure-plain.log" 2>&1 || { echo configure failed; echo 1 > "$root/built"; return 1; }
   local t0=$SECONDS
   cmake --build "$root/checked" -j "$(nproc)" --target "${targets[@]}" > "$root/build-checked.log" 2>&1 &
   local a=$!
@@ -55,7 +56,7 @@ case $stage in
   build)
     if [ "${TL_BACKGROUND:-0}" = 1 ]; then
       rm -f "$root/built"; mkdir -p "$root"
-      setsid nohup bash "$0" build-now "$root" > "$root/build.out" 2>&1 < /dev/null &
+      setsid nohup bash "$self" build-now "$root" > "$root/build.out" 2>&1 < /dev/null &
       echo "building in the background ($root/build.out)"
     else build_all; fi ;;
   build-now) build_all ;;

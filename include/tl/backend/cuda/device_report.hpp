@@ -75,7 +75,7 @@ struct device_report {
   race_entry* race_table;              // set by the launch; null: races are not tracked
   unsigned long long race_slots;       // entries, a power of two
   unsigned long long races;            // conflicts found
-  unsigned long long race_unchecked;   // accesses the table had no room for
+  unsigned long long race_unchecked;   // element notes the table had no room for
   race_record race[max_records];
 };
 

@@ -294,7 +294,9 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
     }
   }
   if constexpr (TL_DEVICE_CHECKS) {
-    if constexpr (races_tracked) notes.template flush<T>(access_kind::load, where);
+    // A block of 16 elements or fewer is held whole by every thread: thread 0 notes it.
+    if constexpr (races_tracked)
+      if (!L::replicated || t == 0) notes.template flush<T>(access_kind::load, where);
     tracker.finish(access_kind::load, where);
   }
 }
