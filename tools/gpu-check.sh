@@ -8,6 +8,8 @@
 #      copy bandwidth and cuBLAS (table in the log; CSV and SVG in TL_OUT, default the build dir),
 #   4. the practitioner's guide's examples on the GPU (tl-guide), and its matmul benchmark
 #      (tl-guide-bench: perf_report sweep against cuBLAS, the autotuner against each config),
+#   4b. race detection on the GPU (tl-race-survey): planted races, and its cost on the puzzles
+#      (tools/dev/race-check-gpu.sh builds the tutorials checked too),
 #   5. differential testing: tl-difftest, seeded random cases of its 34 block programs on both
 #      backends against the references (TL_DIFFTEST_CASES, default 6800),
 #   6. compute-sanitizer memcheck, racecheck, initcheck and synccheck over every GPU example:
@@ -80,6 +82,9 @@ step "tutorials on the GPU (+8 random sizes each)" "$build/tools/tl-tutorials" c
 step "guide examples on the GPU" "$build/examples/guide/tl-guide" all --backend cuda -o "$out/chelsea-grey.png"
 step "GPU tests" "$build/tests/gpu/tl_gpu_tests" --order rand --rng-seed 11
 step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)"
+step "race detection on the GPU: planted races" "$build/tools/tl-race-survey" planted --backend cuda
+step "race detection on the GPU: its cost on the puzzles (checked) and tutorials" "$build/tools/tl-race-survey" cost \
+  --backend cuda --reps 5
 step "differential testing (tl-difftest, both backends)" "$build/tools/tl-difftest" --backend cuda --seed 7 \
   --cases "${TL_DIFFTEST_CASES:-6800}"
 [ "${TL_BENCH:-1}" != 0 ] && bench
