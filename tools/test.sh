@@ -13,14 +13,16 @@ cd "$(dirname "$0")/.."
 tools/install-deps.sh --tests
 if ! command -v nvcc > /dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH="/usr/local/cuda/bin:$PATH"; fi
 cuda=${TL_CUDA:-ON}
+has_gpu=1
+nvidia-smi -L > /dev/null 2>&1 || has_gpu=0
 gpu_tests_archs=  # with a GPU here, the project's architectures, so that the GPU tests run on it
-nvidia-smi -L > /dev/null 2>&1 || gpu_tests_archs=90a
+[ "$has_gpu" = 1 ] || gpu_tests_archs=90a
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_WERROR=ON -DTL_CUDA="$cuda" \
   -DCMAKE_CUDA_ARCHITECTURES="80;90a" -DTL_GPU_TESTS_ARCHITECTURES="$gpu_tests_archs"
 cmake --build build
 if [ "$cuda" = "OFF" ]; then
   echo "tl: TL_CUDA=OFF: the CUDA backend was not built and the GPU tests do not exist in this build (skipped)"
-elif ! nvidia-smi -L > /dev/null 2>&1; then
+elif [ "$has_gpu" = 0 ]; then
   echo "tl: no GPU on this machine: the GPU tests were built (for sm_90a) and are reported as skipped;"
   echo "tl: tools/gpu-check.sh runs them (and compute-sanitizer) on a machine with a GPU"
 fi

@@ -109,10 +109,17 @@ V* cache_find(K (&keys)[N], V* (&values)[N], K k) {
   return nullptr;
 }
 
+// The key of the region (Bits = region_bits) or page (page_bits) that holds `address`, for
+// elements of `size` bytes: each element size has its own records.
+template <int Bits>
+std::uintptr_t race_key(std::uintptr_t address, int size) {
+  return ((address >> Bits) << 5) | std::uintptr_t(size);
+}
+
 // The region of the race tables (program.hpp) that holds `address` for elements of `size`
 // bytes, made on first use.
 inline race_region* race_region_of(program_state* p, std::uintptr_t address, int size) {
-  const std::uintptr_t key = ((address >> race_region::region_bits) << 5) | std::uintptr_t(size);
+  const std::uintptr_t key = race_key<race_region::region_bits>(address, size);
   race_cache& c = p->races;
   if (race_region* r = cache_find(c.key, c.region, key)) return r;
   race_tables& t = p->launch->races;
@@ -136,7 +143,7 @@ inline race_region* race_region_of(program_state* p, std::uintptr_t address, int
 // first use (by whichever program gets there first). Out of line: the accesses' loops keep only
 // the test of the page used last (race_records).
 [[gnu::noinline]] inline race_page* race_page_of(program_state* p, std::uintptr_t address, int size) {
-  const std::uintptr_t key = ((address >> race_region::page_bits) << 5) | std::uintptr_t(size);
+  const std::uintptr_t key = race_key<race_region::page_bits>(address, size);
   race_cache& c = p->races;
   if (race_page* page = cache_find(c.page_key, c.page, key)) return page;
   race_region* r = race_region_of(p, address, size);
@@ -166,7 +173,7 @@ inline race_region* race_region_of(program_state* p, std::uintptr_t address, int
 // detects races: the page used last, or race_page_of.
 inline void race_records(program_state* p, const void* address, int size, std::int32_t*& owner, std::int32_t*& reader) {
   const auto a = reinterpret_cast<std::uintptr_t>(address);
-  const std::uintptr_t key = ((a >> race_region::page_bits) << 5) | std::uintptr_t(size);
+  const std::uintptr_t key = race_key<race_region::page_bits>(a, size);
   race_page* page = p->races.page_key[0] == key && p->races.page[0] ? p->races.page[0] : race_page_of(p, a, size);
   const std::size_t i = std::size_t((a & ((std::uintptr_t(1) << race_region::page_bits) - 1)) / std::uintptr_t(size));
   owner = &page->owner[i];

@@ -384,7 +384,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
     }
   }
   if constexpr (TL_DEVICE_CHECKS) {
-    notes.template flush<Q>(access_kind::store, where);
+    if (writer) notes.template flush<Q>(access_kind::store, where);
     tracker.finish(access_kind::store, where);
   }
 }
