@@ -15,7 +15,7 @@ using namespace tutorials;
 // BLOCK_M, BLOCK_N, HEAD_DIM
 constexpr const char* constexpr_names[] = {"B0", "B1", "B_MID"};
 using blocks_64 = puzzles::configs<puzzles::cfg<64, 32, 64>, puzzles::cfg<64, 64, 64>>;
-using blocks_128 = puzzles::configs<puzzles::cfg<64, 16, 128>>;
+using blocks_128 = puzzles::configs<puzzles::cfg<64, 64, 128>>;
 
 // o = softmax(q k^T sm_scale, causal or not) v per (z, h), in double; lse[i] = log2 of the sum
 // of exp(s) over row i's scores (what the kernel keeps in M for a backward pass).
@@ -58,7 +58,7 @@ puzzle attention_tutorial(std::string id, std::string title, int head_dim) {
   p.constexpr_names = {std::begin(constexpr_names), std::end(constexpr_names)};
   p.constexpr_labels = {"BLOCK_M", "BLOCK_N", "HEAD_DIM"};
   p.puzzle_sizes = {.N0 = 1, .N1 = 2, .T = 256};
-  p.puzzle_constexprs = {.B0 = 64, .B1 = head_dim == 64 ? 32 : 16, .B_MID = head_dim};
+  p.puzzle_constexprs = {.B0 = 64, .B1 = head_dim == 64 ? 32 : 64, .B_MID = head_dim};
   p.compiled = Blocks::list(constexpr_names);
   p.random_sizes = [](const constexprs&, rng& g) {  // N_CTX a multiple of 128, as the tutorial needs
     return sizes{.N0 = puzzles::random_int(g, 1, 2), .N1 = puzzles::random_int(g, 1, 3), .T = 128 * puzzles::random_int(g, 1, 3)};

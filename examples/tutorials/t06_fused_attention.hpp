@@ -61,6 +61,8 @@ template <int HEAD_DIM, int BLOCK_M, int BLOCK_N, int STAGE>
 TL_KERNEL void attn_fwd(float sm_scale, tl::ptr<float> M, int Z, int H, tl::ptr<const tl::fp16> q_ptr,
                         tl::ptr<const tl::fp16> k_ptr, tl::ptr<const tl::fp16> v_ptr, tl::ptr<tl::fp16> o_ptr, int N_CTX) {
   static_assert(BLOCK_N <= HEAD_DIM);
+  // Causal: the diagonal stage covers BLOCK_M keys, and stage 1 stops at the diagonal block.
+  static_assert(STAGE == 1 || BLOCK_M % BLOCK_N == 0, "causal attention needs BLOCK_N to divide BLOCK_M");
   auto start_m = tl::program_id(0);
   auto off_hz = tl::program_id(1);
   auto off_z = off_hz / H;

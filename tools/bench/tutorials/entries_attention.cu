@@ -26,8 +26,8 @@ extern "C" int tl_tutorials_attention_fwd(float sm_scale, void* m, int Z, int H,
     if (n_ctx % 64 != 0) throw std::invalid_argument("attention: N_CTX must be a multiple of 64");
     if (head_dim == 64 && causal) attention<64, 64, 64, 3>(sm_scale, m, Z, H, q, k, v, o, n_ctx, stream);
     else if (head_dim == 64) attention<64, 64, 64, 1>(sm_scale, m, Z, H, q, k, v, o, n_ctx, stream);
-    else if (head_dim == 128 && causal) attention<128, 64, 16, 3>(sm_scale, m, Z, H, q, k, v, o, n_ctx, stream);
-    else if (head_dim == 128) attention<128, 64, 16, 1>(sm_scale, m, Z, H, q, k, v, o, n_ctx, stream);
+    else if (head_dim == 128 && causal) attention<128, 64, 64, 3>(sm_scale, m, Z, H, q, k, v, o, n_ctx, stream);
+    else if (head_dim == 128) attention<128, 64, 64, 1>(sm_scale, m, Z, H, q, k, v, o, n_ctx, stream);
     else throw std::invalid_argument("attention: HEAD_DIM 64 or 128");
   });
 }
