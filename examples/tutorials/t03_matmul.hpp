@@ -1,5 +1,6 @@
 // Tutorial 03: matrix multiplication. C = A @ B (A: M x K, B: K x N, fp16; C: fp16 through a
-// float32 accumulator), one program per BLOCK_SIZE_M x BLOCK_SIZE_N tile of C, the programs in
+// float32 accumulator; the tutorial's fp8 variant: A and B float8, B stored column by column,
+// C fp16), one program per BLOCK_SIZE_M x BLOCK_SIZE_N tile of C, the programs in
 // grouped order (GROUP_SIZE_M rows of tiles at a time, so that neighbours share tiles in L2).
 // Row and column offsets wrap with % M and % N (a partial last tile reads valid rows it does not
 // store); the blocks of pointers move along K in the loop; an optional leaky_relu epilogue.
@@ -23,8 +24,8 @@ TL_INLINE auto leaky_relu(const X& x) {
 enum class activation { none, leaky_relu };
 
 template <int BLOCK_SIZE_M, int BLOCK_SIZE_N, int BLOCK_SIZE_K, int GROUP_SIZE_M, activation ACTIVATION = activation::none,
-          class T = tl::fp16>
-TL_KERNEL void matmul_kernel(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl::ptr<T> c_ptr,  //
+          class T = tl::fp16, class TC = T>
+TL_KERNEL void matmul_kernel(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl::ptr<TC> c_ptr,  //
                              int M, int N, int K,                                               //
                              int stride_am, int stride_ak,                                      //
                              int stride_bk, int stride_bn,                                      //
@@ -58,7 +59,7 @@ TL_KERNEL void matmul_kernel(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl:
   }
   // Activations fused while the accumulator is float32.
   if constexpr (ACTIVATION == activation::leaky_relu) accumulator = leaky_relu(accumulator);
-  auto c = accumulator.to(tl::dtype<T>{});
+  auto c = accumulator.to(tl::dtype<TC>{});
 
   // The tile of C, masked at the matrix's edges.
   auto offs_cm = pid_m * BLOCK_SIZE_M + tl::arange<0, BLOCK_SIZE_M>();

@@ -76,3 +76,94 @@ TEST_CASE("dot without tensor cores: ieee, tf32x3 and float64 agree", "[gpu][dot
   check_dot<float, 1, 16, 32, 16, tf32x3>(1e-5);
   check_dot<double, 1, 16, 16, 32, ieee>(1e-12);
 }
+
+// fp8 (float8e4nv, float8e5) on wgmma (sm_90a; elsewhere the FMA lowering): C = A B in a loop
+// over K written as Triton's fp8 matmul writes it (blocks of pointers advanced, strides at run
+// time). wgmma reads 8-bit operands K-major only, so B's form decides its way into shared
+// memory: stored column by column (unit stride along K: copied as it is, from the operand ring
+// in the loop), row by row (written transposed from registers), or as trans(x) of an N x K x.
+// The inputs are multiples of 1/4 in [-2, 2], exact in both formats: every product and partial
+// sum is exact in float32, so the GPU, the CPU and a plain loop in double agree bit for bit
+// whatever the order of the sums.
+namespace {
+enum class b_form { columns, rows, transposed };
+
+template <class F8, int BM, int BN, int BK, b_form Form>
+TL_KERNEL void fp8_matmul_k(tl::ptr<const F8> a_ptr, tl::ptr<const F8> b_ptr, tl::ptr<float> c_ptr, int M, int N, int K,
+                            int stride_bk, int stride_bn) {
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto a_ptrs = a_ptr + (rm(_, None) * K + rk(None, _));
+  auto acc = tl::zeros<BM, BN>(tl::float32);
+  if constexpr (Form == b_form::transposed) {
+    auto x_ptrs = b_ptr + (rn(_, None) * stride_bn + rk(None, _) * stride_bk);  // x = trans(B): N x K
+    for (int k : tl::range(0, K, BK)) {
+      auto a = tl::load(a_ptrs, (rm(_, None) < M) & (rk(None, _) < K - k), 0.0f);
+      auto x = tl::load(x_ptrs, (rn(_, None) < N) & (rk(None, _) < K - k), 0.0f);
+      acc = tl::dot(a, tl::trans(x), acc);
+      a_ptrs += BK;
+      x_ptrs += BK * stride_bk;
+    }
+  } else {
+    auto b_ptrs = b_ptr + (rk(_, None) * stride_bk + rn(None, _) * stride_bn);
+    for (int k : tl::range(0, K, BK)) {
+      auto a = tl::load(a_ptrs, (rm(_, None) < M) & (rk(None, _) < K - k), 0.0f);
+      auto b = tl::load(b_ptrs, (rk(_, None) < K - k) & (rn(None, _) < N), 0.0f);
+      acc = tl::dot(a, b, acc);
+      a_ptrs += BK;
+      b_ptrs += BK * stride_bk;
+    }
+  }
+  tl::store(c_ptr + (rm(_, None) * N + rn(None, _)), acc, (rm(_, None) < M) & (rn(None, _) < N));
+}
+
+template <class F8>
+std::vector<F8> random_quarters(std::size_t n) {
+  std::vector<F8> v(n);
+  for (auto& e : v) e = F8(float(random_int(-8, 8)) / 4);
+  return v;
+}
+
+template <class F8, int BM, int BN, int BK, b_form Form>
+void check_fp8_matmul(int M, int N, int K) {
+  const auto a = random_quarters<F8>(std::size_t(M) * K), b = random_quarters<F8>(std::size_t(K) * N);
+  // B's element (k, n) at k * stride_bk + n * stride_bn: column by column for columns and
+  // transposed (x = trans(B) row by row), row by row for rows.
+  const bool by_columns = Form != b_form::rows;
+  const int stride_bk = by_columns ? 1 : N, stride_bn = by_columns ? K : 1;
+  std::vector<double> want(std::size_t(M) * N, 0.0);
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < N; ++j)
+        want[std::size_t(i) * N + j] +=
+            double(float(a[std::size_t(i) * K + k])) * double(float(b[std::size_t(k) * stride_bk + std::size_t(j) * stride_bn]));
+  const std::string what = std::string(tl::detail::dtype_name<F8>()) + " form " + std::to_string(int(Form)) + " tile " +
+                           std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) + " sizes " +
+                           std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+  const tl::grid g(tl::cdiv(M, BM), tl::cdiv(N, BN));
+  auto run = [&](tl::launch_options o, int stages) {
+    o.num_stages = stages;
+    std::vector<float> c(std::size_t(M) * N, std::nanf(""));
+    tl::launch<fp8_matmul_k<F8, BM, BN, BK, Form>>(g, o, tl::ptr(a, "a"), tl::ptr(b, "b"), tl::ptr(c, "c"), M, N, K,
+                                                    stride_bk, stride_bn);
+    return c;
+  };
+  const auto on_cpu = run(cpu, 1), ring = run(cuda, 3), plain = run(cuda, 1);
+  std::vector<float> reference(want.begin(), want.end());
+  require_agree(reference, on_cpu, 0, 0, what + ": CPU against the plain loop");
+  require_agree(reference, ring, 0, 0, what + ": GPU against the plain loop");
+  require_agree(plain, ring, 0, 0, what + ": num_stages 3 against 1");
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("fp8 matmul loops on the tensor cores agree bit for bit with a plain loop, for each form of B",
+                   "[gpu][dot][fp8]", tl::fp8e4nv, tl::fp8e5) {
+  using enum b_form;
+  check_fp8_matmul<TestType, 128, 128, 64, columns>(256, 256, 512);  // whole tiles: the ring
+  check_fp8_matmul<TestType, 128, 128, 128, columns>(200, 136, 300);  // edge tiles and a partial K step
+  check_fp8_matmul<TestType, 64, 64, 64, rows>(128, 192, 256);
+  check_fp8_matmul<TestType, 64, 128, 64, transposed>(128, 256, 192);
+  check_fp8_matmul<TestType, 128, 64, 64, columns>(random_int(1, 300), random_int(1, 300), random_int(1, 400));
+  check_fp8_matmul<TestType, 64, 64, 64, rows>(random_int(1, 200), random_int(1, 200), random_int(1, 300));
+}

@@ -51,16 +51,20 @@ extern "C" int tl_tutorials_rms_norm_f16(const void* x, void* y, const void* w, 
 extern "C" int tl_tutorials_matmul_wide(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int sam,
                                         int sak, int sbk, int sbn, int scm, int scn, int act, void* stream) {
   return guarded([&] {
-    constexpr int BM = 128, BN = 256, BK = 64, GM = 8;
-    auto run = [&]<class T, activation Act>() {
-      tl::launch<matmul_kernel<BM, BN, BK, GM, Act, T>>(
+    constexpr int BM = 128, BN = 256, GM = 8;
+    auto run = [&]<class T, activation Act, class TC = T>() {
+      constexpr int BK = sizeof(T) == 1 ? 128 : 64;  // fp8: as entries_4warps.cu
+      tl::launch<matmul_kernel<BM, BN, BK, GM, Act, T, TC>>(
           tl::grid(tl::cdiv(M, BM) * tl::cdiv(N, BN)), on(stream), buffer<const T>(a, span(M, K, sam, sak), "a"),
-          buffer<const T>(b, span(K, N, sbk, sbn), "b"), buffer<T>(c, span(M, N, scm, scn), "c"), M, N, K, sam, sak, sbk,
+          buffer<const T>(b, span(K, N, sbk, sbn), "b"), buffer<TC>(c, span(M, N, scm, scn), "c"), M, N, K, sam, sak, sbk,
           sbn, scm, scn);
     };
     if (dtype == 0 && act == 0) run.template operator()<tl::fp16, activation::none>();
     else if (dtype == 0) run.template operator()<tl::fp16, activation::leaky_relu>();
-    else if (act == 0) run.template operator()<tl::bf16, activation::none>();
-    else run.template operator()<tl::bf16, activation::leaky_relu>();
+    else if (dtype == 1 && act == 0) run.template operator()<tl::bf16, activation::none>();
+    else if (dtype == 1) run.template operator()<tl::bf16, activation::leaky_relu>();
+    else if (dtype == 2 && act == 0) run.template operator()<tl::fp8e4nv, activation::none, tl::fp16>();
+    else if (dtype == 3 && act == 0) run.template operator()<tl::fp8e5, activation::none, tl::fp16>();
+    else throw std::invalid_argument("matmul: dtype " + std::to_string(dtype) + " with activation " + std::to_string(act));
   });
 }

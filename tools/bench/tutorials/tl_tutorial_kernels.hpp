@@ -11,6 +11,7 @@ int tl_tutorials_add_f32(const void* x, const void* y, void* out, int n, void* s
 int tl_tutorials_softmax_f32(void* out, const void* in, int in_row_stride, int out_row_stride, int n_rows, int n_cols,
                              int programs, void* stream);
 // C = A @ B in fp16 (dtype 0) or bf16 (dtype 1), strides in elements; activation 1: leaky_relu.
+// dtype 2 (float8e4nv) and 3 (float8e5): fp8 A and B, C fp16, no activation.
 int tl_tutorials_matmul(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int stride_am,
                         int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn, int activation,
                         void* stream);

@@ -68,9 +68,16 @@ def leaky_relu(x):
     return tl.where(x >= 0, x, 0.01 * x)
 
 
-@triton.autotune(configs=matmul_configs(), key=["M", "N", "K"])
+def matmul_fp8_configs():
+    # The tutorial's configurations for fp8 inputs (K steps of 128 for the large tiles).
+    shapes = [(128, 256, 128, 3, 8), (256, 128, 128, 3, 8), (256, 64, 128, 4, 4), (64, 256, 128, 4, 4),
+              (128, 128, 128, 4, 4), (128, 64, 64, 4, 4), (64, 128, 64, 4, 4), (128, 32, 64, 4, 4)]
+    return [triton.Config({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k, "GROUP_SIZE_M": 8},
+                          num_stages=s, num_warps=w) for m, n, k, s, w in shapes]
+
+
 @triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+def matmul_body(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                   BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
                   GROUP_SIZE_M: tl.constexpr, ACTIVATION: tl.constexpr):
     pid = tl.program_id(axis=0)
@@ -102,6 +109,10 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
     c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
     tl.store(c_ptrs, c, mask=c_mask)
+
+
+matmul_kernel = triton.autotune(configs=matmul_configs(), key=["M", "N", "K"])(matmul_body)
+matmul_kernel_fp8 = triton.autotune(configs=matmul_fp8_configs(), key=["M", "N", "K"])(matmul_body)
 
 
 def persistent_configs():
@@ -447,7 +458,7 @@ class TlKernels:
                    ctypes.c_int(out.stride(0)), ctypes.c_int(rows), ctypes.c_int(cols), ctypes.c_int(programs))
 
     def matmul(self, a, b, c, activation=0, wide=False):
-        dtype = {torch.float16: 0, torch.bfloat16: 1}[a.dtype]
+        dtype = {torch.float16: 0, torch.bfloat16: 1, torch.float8_e4m3fn: 2, torch.float8_e5m2: 3}[a.dtype]
         M, K = a.shape
         N = b.shape[1]
         ints = [M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), activation]
@@ -570,6 +581,37 @@ def case_matmul(tlk, M, N, K, dtype, activation=0):
     print(f"   tl tiles: 128x128x64 {times[False]:.4f} ms, 128x256x64 {times[True]:.4f} ms", flush=True)
     tflop = 2 * M * N * K / 1e12
     return dict(tl=min(times.values()), triton=bench(run_tr), torch=bench(lambda: torch.matmul(a, b)), amount=tflop,
+                unit="TFLOP/s")
+
+
+def case_matmul_fp8(tlk, M, N, K, dtype):
+    # The tutorial's fp8 inputs: b passed transposed (column by column), C fp16. torch's
+    # equivalent is torch._scaled_mm with unit scales (cuBLASLt's fp8 GEMM).
+    a = torch.randn(M, K, device="cuda").to(dtype)
+    b = torch.randn(N, K, device="cuda").to(dtype).T
+    c_tl = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    c_tr = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    grid = lambda META: (triton.cdiv(M, META["BLOCK_SIZE_M"]) * triton.cdiv(N, META["BLOCK_SIZE_N"]), )
+    run_tr = lambda: matmul_kernel_fp8[grid](a, b, c_tr, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                             c_tr.stride(0), c_tr.stride(1), ACTIVATION="")
+    one = torch.ones((), device="cuda", dtype=torch.float32)
+    run_torch = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.float16)
+    want = torch.matmul(a.float(), b.float())
+    # fp8 wgmma accumulates with fewer bits than float32 (Triton's default on Hopper, and tl's,
+    # promote nothing): the error grows with K, about 1.6 at 4096 and 4 at 8192 for sums whose
+    # spread is sqrt(K). A wrong tile is off by about the spread.
+    tol = 1e-3 * K
+    run_tr()
+    check("Triton fp8 matmul", c_tr.float(), want, tol, 1e-2)
+    check("torch._scaled_mm", run_torch().float(), want, tol, 1e-2)
+    times = {}
+    for wide in (False, True):
+        c_tl.fill_(float("nan"))
+        tlk.matmul(a, b, c_tl, 0, wide)
+        check(f"tl fp8 matmul ({'128x256x128' if wide else '128x128x128'})", c_tl.float(), want, tol, 1e-2)
+        times[wide] = bench(lambda w=wide: tlk.matmul(a, b, c_tl, 0, w))
+    print(f"   tl tiles: 128x128x128 {times[False]:.4f} ms, 128x256x128 {times[True]:.4f} ms", flush=True)
+    return dict(tl=min(times.values()), triton=bench(run_tr), torch=bench(run_torch), amount=2 * M * N * K / 1e12,
                 unit="TFLOP/s")
 
 
@@ -750,6 +792,9 @@ def main():
         cases.append(("03 matmul fp16 leaky_relu", "4096^3", lambda: case_matmul(tlk, 4096, 4096, 4096, torch.float16, 1)))
         for s in ([4096] if args.quick else [4096, 8192]):
             cases.append(("03 matmul bf16", f"{s}^3", lambda s=s: case_matmul(tlk, s, s, s, torch.bfloat16)))
+        for s in ([4096] if args.quick else [4096, 8192]):
+            cases.append(("03 matmul fp8e4nv", f"{s}^3",
+                          lambda s=s: case_matmul_fp8(tlk, s, s, s, torch.float8_e4m3fn)))
 
     if "persistent" in only:
         for m, n, k in ([(8192, 8192, 512)] if args.quick else [(8192, 8192, 512), (4096, 4096, 4096)]):

@@ -1,10 +1,11 @@
 // tl/backend/cuda/dot.hpp: tl::dot on the GPU (ops/dot.hpp): which lowering runs it, and the
 // FMA lowering for what the tensor cores do not take.
 //
-//   wgmma (dot_wgmma.hpp)     sm_90a builds, fp16/bf16/tf32, a result whose warpgroups hold
+//   wgmma (dot_wgmma.hpp)     sm_90a builds, fp16/bf16/tf32/fp8, a result whose warpgroups hold
 //                             64-row tiles (M a multiple of 64), unbatched
 //   mma.sync (dot_mma.hpp)    fp16/bf16/tf32 elsewhere, a tiled result, M and N multiples of 16
-//   FMA (below)               float32 with tl::ieee or tl::tf32x3, float64, int8, other shapes:
+//   FMA (below)               float32 with tl::ieee or tl::tf32x3, float64, int8, fp8 off
+//                             wgmma, other shapes:
 //                             A and B in shared memory, each thread computes the result
 //                             elements of its own slots
 #pragma once
@@ -82,7 +83,7 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   }
 #endif
   constexpr bool tensor_cores = [] {
-    if constexpr (!std::is_void_v<Kind> && LO::tiled && D::M % 16 == 0 && D::N % 16 == 0 &&
+    if constexpr (mma_sync_kind<Kind>() && LO::tiled && D::M % 16 == 0 && D::N % 16 == 0 &&
                   D::K % mma_k<Kind>() == 0 && D::K % LA::vec == 0)
       return mma_sync_plan<D, Kind, TA, LA, LO, transposed_operand_v<EB>>::scratch_bytes <= dot_arena_max;
     else

@@ -67,6 +67,33 @@ __device__ __forceinline__ auto async_tile_of(const X& x) {
   return tile;
 }
 
+// An 8-bit B (K x N) stored column by column, unit stride along K (Triton's fp8 matmul passes
+// b transposed: wgmma reads 8-bit operands K-major only): its tile is copied as the rows of
+// trans(B), N rows of K cells, row_stride apart, when at run time the stride along K is 1.
+template <class X>
+constexpr bool async_columns_operand() {
+  if constexpr (async_operand<X>()) return sizeof(value_of_t<X>) == 1 && shape_of_t<X>::rank == 2 && shape_of_t<X>::dim(0) % 16 == 0;
+  else return false;
+}
+template <class X>
+__device__ __forceinline__ auto async_columns_tile_of(const X& x) {
+  using T = value_of_t<X>;
+  using S = shape_of_t<X>;
+  async_tile<T> tile;
+  if constexpr (async_columns_operand<X>()) {
+    if (x.fresh) {
+      value_of_t<typename X::ptrs_type> origin;
+      std::int64_t stride[S::rank];
+      tile.ok = affine_setup<S, 16, 0>(x.ptrs, x.mask, origin, stride);
+      tile.origin = origin.get();
+      tile.row_stride = stride[1];
+      tile.offset = origin.offset;
+      tile.extent = origin.extent;
+    }
+  }
+  return tile;
+}
+
 // The load done again, out of line: a rare path (an edge tile, odd alignment) whose pointer
 // and mask work would otherwise count against the registers of the whole kernel.
 template <class B, class EP, class EM, class EO>

@@ -28,11 +28,25 @@ template <>
 struct mma_kind<float, float, true> {
   using type = mma_tf32;
 };
+template <bool Tf32>
+struct mma_kind<fp8e4nv, float, Tf32> {
+  using type = mma_e4m3;
+};
+template <bool Tf32>
+struct mma_kind<fp8e5, float, Tf32> {
+  using type = mma_e5m2;
+};
 
 template <class Kind>
 constexpr int mma_k() {
   if constexpr (std::is_void_v<Kind>) return 1;
   else return Kind::k;
+}
+// Does mma.sync take inputs of this kind? (wgmma takes every kind.)
+template <class Kind>
+constexpr bool mma_sync_kind() {
+  if constexpr (std::is_void_v<Kind>) return false;
+  else return Kind::sync;
 }
 
 // Shared memory a tensor-core dot may take for A and B: above it, K is split into steps (the

@@ -10,7 +10,7 @@
 // Shared memory (docs/04-cuda-backend.md draws it): both operands in the hardware's swizzled
 // layouts, which a warp's 16-byte stores and the tensor cores' reads both see bank-conflict
 // free:
-//   K-major (A; B for float32): rows of W = min(128, KC * size) bytes (64 for a float32 A
+//   K-major (A; B for float32 and the 8-bit floats, which wgmma reads K-major only): rows of W = min(128, KC * size) bytes (64 for a float32 A
 //     that is an expression: dot_wgmma says why) in atoms of 8 rows; the
 //     16-byte chunk c of row r sits at chunk c ^ (r % 8) (128-byte swizzle; 64 and 32 bytes
 //     use the high bits of r % 8). Wider rows are stored as several such columns of atoms.
@@ -189,10 +189,16 @@ struct wgmma_dot {
   static constexpr bool b_rows = P::b_rows;
   // With b_rows the tile copied is x's (B = trans(x)): N rows of K cells.
   using BSource = typename b_source<EB, b_rows>::type;
+  // An 8-bit B loaded column by column (async_columns_operand) is copied as the rows of
+  // trans(B) too, when its stride along K is 1 at run time; else it is written from registers.
+  static constexpr bool b_columns = !b_rows && !P::b_mn_major && !a_regs && async_columns_operand<EB>();
+  // B's tile copied as K-major rows of K cells, as stored: x's rows or B's columns.
+  static constexpr bool b_kmajor_tile = b_rows || b_columns;
   static constexpr bool b_copyable =
-      b_rows ? async_operand<BSource>() : P::b_mn_major || (a_regs && transposed_copy_ok<KC, N, size>);
+      b_rows ? async_operand<BSource>() : b_columns || P::b_mn_major || (a_regs && transposed_copy_ok<KC, N, size>);
   // Can the dot run from the operand ring (run_from_ring)? Both tiles copied whole, K one step.
-  static constexpr bool ring_capable = !a_regs && K == KC && (P::b_mn_major || b_rows) && async_operand<EA>() && b_copyable;
+  static constexpr bool ring_capable =
+      !a_regs && K == KC && (P::b_mn_major || b_kmajor_tile) && async_operand<EA>() && b_copyable;
   // The accumulator in wgmma's register order, per 16-row slot group mt and piece of B.
   static constexpr int NG = N / 16, MT = LO::slots / 8 / NG, PIECES = N / piece;
 
@@ -217,6 +223,7 @@ struct wgmma_dot {
     B = base + a_bytes;
     a_tile = async_tile_of(ea);
     if constexpr (b_copyable && b_rows) b_tile = async_tile_of(eb.e);
+    else if constexpr (b_columns) b_tile = async_columns_tile_of(eb);
     else if constexpr (b_copyable) b_tile = async_tile_of(eb);
     const int t = thread_id();
     TL_UNROLL
@@ -249,7 +256,7 @@ struct wgmma_dot {
   // 16; a K-major B into its transposed place).
   __device__ __forceinline__ void copy_b(const T* from, char* Bb) const {
     const auto at = b_at(Bb);
-    if constexpr (b_rows)
+    if constexpr (b_kmajor_tile)
       copy_tile<N, KC, 16>(from, b_tile.row_stride, [&](int n, int k) { return at(0, k, permuted ? permuted_column(n) : n); });
     else if constexpr (P::b_mn_major && permuted)
       copy_tile<KC, N, 4>(from, b_tile.row_stride, [&](int k, int n) { return at(0, k, permuted_column(n)); });
@@ -266,7 +273,7 @@ struct wgmma_dot {
       else write_a<KC>(registers_unless<true>(a_tile, ax), K, kc, a_at(A));
     }
     if (b_tile.ok) {
-      if (!b_copied_already) copy_b(b_tile.origin + (b_rows ? kc : kc * b_tile.row_stride), B);
+      if (!b_copied_already) copy_b(b_tile.origin + (b_kmajor_tile ? kc : kc * b_tile.row_stride), B);
     } else if constexpr (b_rows) {  // x's rows from registers, N x K
       const auto at = b_at(B);
       write_a<KC>(registers_unless<b_copyable>(b_tile, bx.e), K, kc,
@@ -373,7 +380,7 @@ struct wgmma_dot {
     if constexpr (ring_capable) {
       constexpr unsigned buffer = (unsigned(P::bytes(KC)) + 1023) / 1024 * 1024;
       constexpr unsigned plan = 1u + (unsigned(M / 64 - 1) | unsigned(N / 16 - 1) << 6 | unsigned(KC / 8 - 1) << 12 |
-                                      unsigned(size) << 20 | unsigned(permuted) << 24 | unsigned(b_rows) << 25);
+                                      unsigned(size) << 20 | unsigned(permuted) << 24 | unsigned(b_kmajor_tile) << 25);
       if (!(ring_fits(buffer) && a_tile.ok && b_tile.ok)) return false;
       barrier();  // the previous call's instructions are done with the buffers; the header is settled
       dot_ring& ring = ring_header();
@@ -384,7 +391,7 @@ struct wgmma_dot {
       const T* const b0 = b_tile.origin;
       const std::int64_t sa = a_tile.row_stride, sb = b_tile.row_stride;
       const T* const a1 = a0 + KC;       // the next step's tiles: A's next columns,
-      const T* const b1 = b0 + (b_rows ? KC : KC * sb);  // B's next rows (x's next columns)
+      const T* const b1 = b0 + (b_kmajor_tile ? KC : KC * sb);  // B's next rows (x's or B's next K cells)
       // The buffer of a step: A's origin in K steps, modulo 2, so consecutive steps alternate.
       const unsigned unit = unsigned(reinterpret_cast<std::uintptr_t>(a0) / (KC * size)) & 1u;
       char* const here = ring_buffers() + unit * buffer;
@@ -392,7 +399,7 @@ struct wgmma_dot {
       const ring_tag tag = ring.tags[unit];
       const bool hit = (owner == plan) & (tag.a == a0) & (tag.b == b0) & (tag.stride_a == sa) & (tag.stride_b == sb);
       const bool ahead =
-          a_tile.inside(KC, M, KC) & (b_rows ? b_tile.inside(KC, N, KC) : b_tile.inside(KC * sb, KC, N));
+          a_tile.inside(KC, M, KC) & (b_kmajor_tile ? b_tile.inside(KC, N, KC) : b_tile.inside(KC * sb, KC, N));
       auto copy_step = [&](const T* a, const T* b, char* Ab) {
         copy_a(a, Ab);
         copy_b(b, Ab + a_bytes);

@@ -155,9 +155,10 @@ __device__ __forceinline__ value_of_t<EP> affine_pointer_at(const EP& ptrs, cons
 }
 
 // The origin pointer and the strides (elements per step along each axis); true when the whole
-// block is masked in, the last axis steps by one element, every chunk of V elements is aligned
-// to V elements, and no wrap of the offsets (x % m) wraps inside the block.
-template <class S, int V, class EP, class EM, class P>
+// block is masked in, axis Unit (the last unless told) steps by one element, every chunk of V
+// elements along it is aligned to V elements, and no wrap of the offsets (x % m) wraps inside
+// the block.
+template <class S, int V, int Unit = S::rank - 1, class EP, class EM, class P>
 __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& origin, std::int64_t (&stride)[S::rank]) {
   using T = typename P::element_type;
   coord<S::rank> c{};
@@ -170,9 +171,9 @@ __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& 
     c[d] = 1;
     stride[d] = affine_pointer_at<S>(ptrs, c).offset - origin.offset;
     c[d] = 0;
-    if (d < S::rank - 1) ok = ok && stride[d] % V == 0;
+    if (d != Unit) ok = ok && stride[d] % V == 0;
   }
-  if constexpr (last_axis_stride<EP>() != 1) ok = ok && stride[S::rank - 1] == 1;
+  if constexpr (Unit != S::rank - 1 || last_axis_stride<EP>() != 1) ok = ok && stride[Unit] == 1;
   TL_UNROLL
   for (int m = 0; m < (1 << S::rank); ++m) {  // the corners (axes of size 1 have one)
     bool corner = true;
