@@ -77,19 +77,21 @@ TEST_CASE("dot without tensor cores: ieee, tf32x3 and float64 agree", "[gpu][dot
   check_dot<double, 1, 16, 16, 32, ieee>(1e-12);
 }
 
-// fp8 (float8e4nv, float8e5) on wgmma (sm_90a; elsewhere the FMA lowering): C = A B in a loop
-// over K written as Triton's fp8 matmul writes it (blocks of pointers advanced, strides at run
-// time). wgmma reads 8-bit operands K-major only, so B's form decides its way into shared
-// memory: stored column by column (unit stride along K: copied as it is, from the operand ring
-// in the loop), row by row (written transposed from registers), or as trans(x) of an N x K x.
-// The inputs are multiples of 1/4 in [-2, 2], exact in both formats: every product and partial
+// C = A B in a loop over K written as Triton's matmuls write it (blocks of pointers advanced,
+// strides at run time), for each form of B: stored column by column (unit stride along K),
+// row by row, or as trans(x) of an N x K x. fp8 (float8e4nv, float8e5) runs on wgmma (sm_90a;
+// elsewhere the FMA lowering), which reads 8-bit operands K-major only: B by columns is
+// copied as it is (from the operand ring in the loop), by rows written transposed from
+// registers. A 16-bit B with N not a multiple of 64, and a float32 one, are stored K-major too
+// and take the same ways (attention's backward loads kT and qT by columns).
+// The inputs are multiples of 1/4 in [-2, 2], exact in every type: every product and partial
 // sum is exact in float32, so the GPU, the CPU and a plain loop in double agree bit for bit
 // whatever the order of the sums.
 namespace {
 enum class b_form { columns, rows, transposed };
 
-template <class F8, int BM, int BN, int BK, b_form Form>
-TL_KERNEL void fp8_matmul_k(tl::ptr<const F8> a_ptr, tl::ptr<const F8> b_ptr, tl::ptr<float> c_ptr, int M, int N, int K,
+template <class T, int BM, int BN, int BK, b_form Form>
+TL_KERNEL void forms_matmul_k(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl::ptr<float> c_ptr, int M, int N, int K,
                             int stride_bk, int stride_bn) {
   auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
   auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
@@ -118,16 +120,16 @@ TL_KERNEL void fp8_matmul_k(tl::ptr<const F8> a_ptr, tl::ptr<const F8> b_ptr, tl
   tl::store(c_ptr + (rm(_, None) * N + rn(None, _)), acc, (rm(_, None) < M) & (rn(None, _) < N));
 }
 
-template <class F8>
-std::vector<F8> random_quarters(std::size_t n) {
-  std::vector<F8> v(n);
-  for (auto& e : v) e = F8(float(random_int(-8, 8)) / 4);
+template <class T>
+std::vector<T> random_quarters(std::size_t n) {
+  std::vector<T> v(n);
+  for (auto& e : v) e = T(float(random_int(-8, 8)) / 4);
   return v;
 }
 
-template <class F8, int BM, int BN, int BK, b_form Form>
-void check_fp8_matmul(int M, int N, int K) {
-  const auto a = random_quarters<F8>(std::size_t(M) * K), b = random_quarters<F8>(std::size_t(K) * N);
+template <class T, int BM, int BN, int BK, b_form Form>
+void check_matmul_form(int M, int N, int K) {
+  const auto a = random_quarters<T>(std::size_t(M) * K), b = random_quarters<T>(std::size_t(K) * N);
   // B's element (k, n) at k * stride_bk + n * stride_bn: column by column for columns and
   // transposed (x = trans(B) row by row), row by row for rows.
   const bool by_columns = Form != b_form::rows;
@@ -138,14 +140,14 @@ void check_fp8_matmul(int M, int N, int K) {
       for (int j = 0; j < N; ++j)
         want[std::size_t(i) * N + j] +=
             double(float(a[std::size_t(i) * K + k])) * double(float(b[std::size_t(k) * stride_bk + std::size_t(j) * stride_bn]));
-  const std::string what = std::string(tl::detail::dtype_name<F8>()) + " form " + std::to_string(int(Form)) + " tile " +
+  const std::string what = std::string(tl::detail::dtype_name<T>()) + " form " + std::to_string(int(Form)) + " tile " +
                            std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) + " sizes " +
                            std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
   const tl::grid g(tl::cdiv(M, BM), tl::cdiv(N, BN));
   auto run = [&](tl::launch_options o, int stages) {
     o.num_stages = stages;
     std::vector<float> c(std::size_t(M) * N, std::nanf(""));
-    tl::launch<fp8_matmul_k<F8, BM, BN, BK, Form>>(g, o, tl::ptr(a, "a"), tl::ptr(b, "b"), tl::ptr(c, "c"), M, N, K,
+    tl::launch<forms_matmul_k<T, BM, BN, BK, Form>>(g, o, tl::ptr(a, "a"), tl::ptr(b, "b"), tl::ptr(c, "c"), M, N, K,
                                                     stride_bk, stride_bn);
     return c;
   };
@@ -160,10 +162,20 @@ void check_fp8_matmul(int M, int N, int K) {
 TEMPLATE_TEST_CASE("fp8 matmul loops on the tensor cores agree bit for bit with a plain loop, for each form of B",
                    "[gpu][dot][fp8]", tl::fp8e4nv, tl::fp8e5) {
   using enum b_form;
-  check_fp8_matmul<TestType, 128, 128, 64, columns>(256, 256, 512);  // whole tiles: the ring
-  check_fp8_matmul<TestType, 128, 128, 128, columns>(200, 136, 300);  // edge tiles and a partial K step
-  check_fp8_matmul<TestType, 64, 64, 64, rows>(128, 192, 256);
-  check_fp8_matmul<TestType, 64, 128, 64, transposed>(128, 256, 192);
-  check_fp8_matmul<TestType, 128, 64, 64, columns>(random_int(1, 300), random_int(1, 300), random_int(1, 400));
-  check_fp8_matmul<TestType, 64, 64, 64, rows>(random_int(1, 200), random_int(1, 200), random_int(1, 300));
+  check_matmul_form<TestType, 128, 128, 64, columns>(256, 256, 512);  // whole tiles: the ring
+  check_matmul_form<TestType, 128, 128, 128, columns>(200, 136, 300);  // edge tiles and a partial K step
+  check_matmul_form<TestType, 64, 64, 64, rows>(128, 192, 256);
+  check_matmul_form<TestType, 64, 128, 64, transposed>(128, 256, 192);
+  check_matmul_form<TestType, 128, 64, 64, columns>(random_int(1, 300), random_int(1, 300), random_int(1, 400));
+  check_matmul_form<TestType, 64, 64, 64, rows>(random_int(1, 200), random_int(1, 200), random_int(1, 300));
+}
+
+TEST_CASE("16-bit and float32 B stored K-major: by columns, by rows, transposed, in matmul loops", "[gpu][dot]") {
+  using enum b_form;
+  check_matmul_form<tl::fp16, 128, 32, 64, columns>(256, 96, 320);  // N 32: K-major, copied by columns
+  check_matmul_form<tl::bf16, 64, 16, 64, columns>(random_int(1, 200), random_int(1, 100), random_int(1, 300));
+  check_matmul_form<tl::fp16, 64, 32, 64, rows>(128, 64, 256);       // K-major, written from registers
+  check_matmul_form<tl::fp16, 64, 128, 64, columns>(128, 256, 192);  // MN-major: by columns from registers
+  check_matmul_form<float, 64, 64, 32, columns>(128, 128, 256);      // tf32, K-major
+  check_matmul_form<float, 64, 64, 32, rows>(128, 64, 96);
 }

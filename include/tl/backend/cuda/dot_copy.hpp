@@ -67,13 +67,21 @@ __device__ __forceinline__ auto async_tile_of(const X& x) {
   return tile;
 }
 
-// An 8-bit B (K x N) stored column by column, unit stride along K (Triton's fp8 matmul passes
-// b transposed: wgmma reads 8-bit operands K-major only): its tile is copied as the rows of
-// trans(B), N rows of K cells, row_stride apart, when at run time the stride along K is 1.
+// A B (K x N) stored column by column, unit stride along K at run time, for a dot that stores B
+// K-major (wgmma reads 8-bit and float32 operands K-major only; 16-bit ones with N not a
+// multiple of 64): its tile is copied as the rows of trans(B), N rows of K cells, row_stride
+// apart, 16 bytes a copy. Triton's fp8 matmul passes b transposed; attention's backward loads
+// kT and qT with the head dimension along axis 0. (Not for pointers whose last axis steps by
+// one by their type: those are rows.)
 template <class X>
 constexpr bool async_columns_operand() {
-  if constexpr (async_operand<X>()) return sizeof(value_of_t<X>) == 1 && shape_of_t<X>::rank == 2 && shape_of_t<X>::dim(0) % 16 == 0;
-  else return false;
+  if constexpr (async_operand<X>()) {
+    using S = shape_of_t<X>;
+    return S::rank == 2 && S::dim(0) % (16 / int(sizeof(value_of_t<X>))) == 0 &&
+           last_axis_stride<typename X::ptrs_type>() != 1;
+  } else {
+    return false;
+  }
 }
 template <class X>
 __device__ __forceinline__ auto async_columns_tile_of(const X& x) {
@@ -84,7 +92,7 @@ __device__ __forceinline__ auto async_columns_tile_of(const X& x) {
     if (x.fresh) {
       value_of_t<typename X::ptrs_type> origin;
       std::int64_t stride[S::rank];
-      tile.ok = affine_setup<S, 16, 0>(x.ptrs, x.mask, origin, stride);
+      tile.ok = affine_setup<S, 16 / int(sizeof(T)), 0>(x.ptrs, x.mask, origin, stride);
       tile.origin = origin.get();
       tile.row_stride = stride[1];
       tile.offset = origin.offset;

@@ -189,7 +189,7 @@ struct wgmma_dot {
   static constexpr bool b_rows = P::b_rows;
   // With b_rows the tile copied is x's (B = trans(x)): N rows of K cells.
   using BSource = typename b_source<EB, b_rows>::type;
-  // An 8-bit B loaded column by column (async_columns_operand) is copied as the rows of
+  // A K-major B loaded column by column (async_columns_operand) is copied as the rows of
   // trans(B) too, when its stride along K is 1 at run time; else it is written from registers.
   static constexpr bool b_columns = !b_rows && !P::b_mn_major && !a_regs && async_columns_operand<EB>();
   // B's tile copied as K-major rows of K cells, as stored: x's rows or B's columns.
