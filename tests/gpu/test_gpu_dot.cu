@@ -88,7 +88,9 @@ TEST_CASE("dot without tensor cores: ieee, tf32x3 and float64 agree", "[gpu][dot
 // sum is exact in float32, so the GPU, the CPU and a plain loop in double agree bit for bit
 // whatever the order of the sums.
 namespace {
-enum class b_form { columns, rows, transposed };
+// B as stored: by columns, by rows; B = trans(x) with x (N x K) by rows (B by columns), or x by
+// columns (B by rows).
+enum class b_form { columns, rows, transposed, transposed_x_by_columns };
 
 template <class T, int BM, int BN, int BK, b_form Form>
 TL_KERNEL void forms_matmul_k(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl::ptr<float> c_ptr, int M, int N, int K,
@@ -98,7 +100,7 @@ TL_KERNEL void forms_matmul_k(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl
   auto rk = tl::arange<0, BK>();
   auto a_ptrs = a_ptr + (rm(_, None) * K + rk(None, _));
   auto acc = tl::zeros<BM, BN>(tl::float32);
-  if constexpr (Form == b_form::transposed) {
+  if constexpr (Form == b_form::transposed || Form == b_form::transposed_x_by_columns) {
     auto x_ptrs = b_ptr + (rn(_, None) * stride_bn + rk(None, _) * stride_bk);  // x = trans(B): N x K
     for (int k : tl::range(0, K, BK)) {
       auto a = tl::load(a_ptrs, (rm(_, None) < M) & (rk(None, _) < K - k), 0.0f);
@@ -132,7 +134,7 @@ void check_matmul_form(int M, int N, int K) {
   const auto a = random_quarters<T>(std::size_t(M) * K), b = random_quarters<T>(std::size_t(K) * N);
   // B's element (k, n) at k * stride_bk + n * stride_bn: column by column for columns and
   // transposed (x = trans(B) row by row), row by row for rows.
-  const bool by_columns = Form != b_form::rows;
+  const bool by_columns = Form == b_form::columns || Form == b_form::transposed;
   const int stride_bk = by_columns ? 1 : N, stride_bn = by_columns ? K : 1;
   std::vector<double> want(std::size_t(M) * N, 0.0);
   for (int i = 0; i < M; ++i)
@@ -175,7 +177,72 @@ TEST_CASE("16-bit and float32 B stored K-major: by columns, by rows, transposed,
   check_matmul_form<tl::fp16, 128, 32, 64, columns>(256, 96, 320);  // N 32: K-major, copied by columns
   check_matmul_form<tl::bf16, 64, 16, 64, columns>(random_int(1, 200), random_int(1, 100), random_int(1, 300));
   check_matmul_form<tl::fp16, 64, 32, 64, rows>(128, 64, 256);       // K-major, written from registers
-  check_matmul_form<tl::fp16, 64, 128, 64, columns>(128, 256, 192);  // MN-major: by columns from registers
+  // N a multiple of 64: B MN-major as planned, or in its other place when only that can be
+  // copied: B by columns K-major, trans(x) of an x by columns MN-major (attention backward's
+  // trans(qT)).
+  check_matmul_form<tl::fp16, 64, 128, 64, columns>(128, 256, 192);
+  check_matmul_form<tl::bf16, 128, 64, 64, columns>(random_int(1, 300), random_int(1, 200), random_int(1, 300));
+  check_matmul_form<tl::fp16, 64, 64, 32, transposed_x_by_columns>(128, 192, 160);
+  check_matmul_form<tl::fp16, 128, 128, 64, transposed_x_by_columns>(random_int(1, 300), random_int(1, 300), random_int(1, 300));
+  check_matmul_form<tl::fp16, 64, 64, 64, transposed>(128, 128, 128);
   check_matmul_form<float, 64, 64, 32, columns>(128, 128, 256);      // tf32, K-major
   check_matmul_form<float, 64, 64, 32, rows>(128, 64, 96);
+}
+
+// The same forms of B in one dot whose accumulator is a loaded block (the standard register
+// order: B's columns stored permuted in pairs), strides at run time.
+namespace {
+template <class T, int M, int N, int K, b_form Form>
+TL_KERNEL void forms_acc_k(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl::ptr<const float> acc_ptr, tl::ptr<float> z_ptr,
+                           int stride_bk, int stride_bn) {
+  auto m = tl::arange<0, M>();
+  auto n = tl::arange<0, N>();
+  auto k = tl::arange<0, K>();
+  auto a = tl::load(a_ptr + (m(_, None) * K + k(None, _)));
+  auto acc = tl::load(acc_ptr + (m(_, None) * N + n(None, _)));
+  if constexpr (Form == b_form::transposed || Form == b_form::transposed_x_by_columns) {
+    auto x = tl::load(b_ptr + (n(_, None) * stride_bn + k(None, _) * stride_bk));
+    tl::store(z_ptr + (m(_, None) * N + n(None, _)), tl::dot(a, tl::trans(x), acc));
+  } else {
+    auto b = tl::load(b_ptr + (k(_, None) * stride_bk + n(None, _) * stride_bn));
+    tl::store(z_ptr + (m(_, None) * N + n(None, _)), tl::dot(a, b, acc));
+  }
+}
+
+template <class T, int M, int N, int K, b_form Form>
+void check_form_with_loaded_acc() {
+  const auto a = random_quarters<T>(std::size_t(M) * K), b = random_quarters<T>(std::size_t(K) * N);
+  const auto acc = random_quarters<float>(std::size_t(M) * N);
+  const bool by_columns = Form == b_form::columns || Form == b_form::transposed;
+  const int stride_bk = by_columns ? 1 : N, stride_bn = by_columns ? K : 1;
+  std::vector<float> want(acc);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double sum = acc[std::size_t(i) * N + j];
+      for (int k = 0; k < K; ++k)
+        sum += double(float(a[std::size_t(i) * K + k])) * double(float(b[std::size_t(k) * stride_bk + std::size_t(j) * stride_bn]));
+      want[std::size_t(i) * N + j] = float(sum);
+    }
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> z(std::size_t(M) * N, std::nanf(""));
+    tl::launch<forms_acc_k<T, M, N, K, Form>>(tl::grid(1), o, tl::ptr(a, "a"), tl::ptr(b, "b"), tl::ptr(acc, "acc"),
+                                              tl::ptr(z, "z"), stride_bk, stride_bn);
+    return z;
+  };
+  const std::string what = std::string(tl::detail::dtype_name<T>()) + " form " + std::to_string(int(Form)) + " " +
+                           std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) + ", loaded accumulator";
+  require_agree(want, run(cpu), 0, 0, what + ": CPU against the plain loop");
+  require_agree(want, run(cuda), 0, 0, what + ": GPU against the plain loop");
+}
+}  // namespace
+
+TEST_CASE("each form of B with a loaded accumulator (B's columns permuted) agrees bit for bit with a plain loop",
+          "[gpu][dot]") {
+  using enum b_form;
+  check_form_with_loaded_acc<tl::fp16, 64, 64, 64, columns>();                  // MN-major plan, B K-major
+  check_form_with_loaded_acc<tl::fp16, 64, 128, 32, transposed_x_by_columns>();  // K-major plan, B MN-major
+  check_form_with_loaded_acc<tl::bf16, 128, 32, 64, columns>();                 // K-major, copied by columns
+  check_form_with_loaded_acc<tl::fp8e4nv, 64, 64, 64, columns>();
+  check_form_with_loaded_acc<tl::fp8e5, 64, 64, 128, transposed>();
+  check_form_with_loaded_acc<tl::fp16, 64, 64, 64, rows>();
 }

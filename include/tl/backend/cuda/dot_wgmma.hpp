@@ -196,6 +196,13 @@ struct wgmma_dot {
   static constexpr bool b_kmajor_tile = b_rows || b_columns;
   static constexpr bool b_copyable =
       b_rows ? async_operand<BSource>() : b_columns || P::b_mn_major || (a_regs && transposed_copy_ok<KC, N, size>);
+  // B's other place, taken at run time when its tile cannot be copied as the plan stores it
+  // but can be copied into the other layout (16-bit B, N a multiple of 64): an MN-major B stored
+  // by columns goes K-major (copied as b_columns); a K-major trans(x) whose x is stored by
+  // columns (so that trans(x) is row-major: attention backward's trans(qT)) goes MN-major.
+  static constexpr bool b_alt_kmajor = P::b_mn_major && !a_regs && async_columns_operand<EB>();
+  static constexpr bool b_alt_mn = b_rows && size == 2 && N % 64 == 0 && async_columns_operand<BSource>();
+  static constexpr bool b_alt = b_alt_kmajor || b_alt_mn;
   // Can the dot run from the operand ring (run_from_ring)? Both tiles copied whole, K one step.
   static constexpr bool ring_capable =
       !a_regs && K == KC && (P::b_mn_major || b_kmajor_tile) && async_operand<EA>() && b_copyable;
@@ -205,6 +212,7 @@ struct wgmma_dot {
   float d[MT][PIECES][piece / 2];
   int a_row[MT];  // the first row of each slot group's 64-row tile
   async_tile<T> a_tile, b_tile;
+  async_tile<T> b_alt_tile;  // B's tile for its other place (b_alt), found when b_tile is not ok
   char* A;  // the operands in the dot's scratch
   char* B;
 
@@ -225,6 +233,11 @@ struct wgmma_dot {
     if constexpr (b_copyable && b_rows) b_tile = async_tile_of(eb.e);
     else if constexpr (b_columns) b_tile = async_columns_tile_of(eb);
     else if constexpr (b_copyable) b_tile = async_tile_of(eb);
+    if constexpr (b_alt_kmajor) {
+      if (!b_tile.ok) b_alt_tile = async_columns_tile_of(eb);
+    } else if constexpr (b_alt_mn) {
+      if (!b_tile.ok) b_alt_tile = async_columns_tile_of(eb.e);
+    }
     const int t = thread_id();
     TL_UNROLL
     for (int mt = 0; mt < MT; ++mt)
@@ -242,10 +255,11 @@ struct wgmma_dot {
   TL_INLINE static auto a_at(char* Ab) {
     return [=](int r, int c) { return reinterpret_cast<T*>(Ab + kmajor_offset<WA, size>(r, c, M)); };
   }
+  template <bool MnMajor = P::b_mn_major>
   TL_INLINE static auto b_at(char* Bb) {
     return [=](int, int k, int n) {  // one batch
       const int kk = a_regs ? kperm(k) : k;
-      return reinterpret_cast<T*>(Bb + (P::b_mn_major ? mn_major_offset<N>(kk, n) : kmajor_offset<W, size>(n, kk, N)));
+      return reinterpret_cast<T*>(Bb + (MnMajor ? mn_major_offset<N>(kk, n) : kmajor_offset<W, size>(n, kk, N)));
     };
   }
   // A K step's A tile from `from` (cp.async, 16 bytes a copy).
@@ -265,6 +279,23 @@ struct wgmma_dot {
     else if constexpr (b_copyable)
       copy_tile_transposed<KC, N, permuted>(from, b_tile.row_stride, [&](int k, int s) { return at(0, k, s); });
   }
+  // A K step's B tile into its other place (b_alt), from b_alt_tile's `from`: B's columns as
+  // K-major rows, or trans(x)'s rows (x's columns) MN-major.
+  __device__ __forceinline__ void copy_b_alt(const T* from, char* Bb) const {
+    if constexpr (b_alt_kmajor) {
+      const auto at = b_at<false>(Bb);
+      copy_tile<N, KC, 16>(from, b_alt_tile.row_stride, [&](int n, int k) { return at(0, k, permuted ? permuted_column(n) : n); });
+    } else if constexpr (b_alt_mn && permuted) {
+      const auto at = b_at<true>(Bb);
+      copy_tile<KC, N, 4>(from, b_alt_tile.row_stride, [&](int k, int n) { return at(0, k, permuted_column(n)); });
+    } else if constexpr (b_alt_mn) {
+      const auto at = b_at<true>(Bb);
+      copy_tile<KC, N, 16>(from, b_alt_tile.row_stride, [&](int k, int n) { return at(0, k, n); });
+    }
+  }
+  // Does this call store B in its other place?
+  __device__ __forceinline__ bool b_in_alt() const { return b_alt && !b_tile.ok && b_alt_tile.ok; }
+
   // The K step at kc into the dot's scratch: copies where the tiles allow, else writes from
   // registers (a loaded block that dropped them is loaded again). With A from registers only B.
   __device__ __forceinline__ void stage_step(int kc, const EA& ax, const EB& bx, bool b_copied_already) const {
@@ -274,6 +305,8 @@ struct wgmma_dot {
     }
     if (b_tile.ok) {
       if (!b_copied_already) copy_b(b_tile.origin + (b_kmajor_tile ? kc : kc * b_tile.row_stride), B);
+    } else if (b_in_alt()) {
+      copy_b_alt(b_alt_tile.origin + (b_alt_kmajor ? kc : kc * b_alt_tile.row_stride), B);
     } else if constexpr (b_rows) {  // x's rows from registers, N x K
       const auto at = b_at(B);
       write_a<KC>(registers_unless<b_copyable>(b_tile, bx.e), K, kc,
@@ -289,16 +322,18 @@ struct wgmma_dot {
   // the buffer's plus the offset in 16-byte units (the address field does not carry over:
   // shared addresses are below 256 KiB). Else (the static scratch) each is computed whole,
   // which the compiler folds into constants (as a base and offsets it took more registers).
+  // BMn: B stored MN-major (the plan's layout unless B is in its other place, b_alt).
+  template <bool BMn = P::b_mn_major>
   __device__ __forceinline__ void multiply(const char* Ab, const char* Bb, bool from_base) {
     const std::uint64_t a_base = smem_descriptor(Ab, 16, 8 * WA, WA);
     const std::uint64_t b_base =
-        P::b_mn_major ? smem_descriptor(Bb, 1024, N / 64 * 1024, 128) : smem_descriptor(Bb, 16, 8 * W, W);
+        BMn ? smem_descriptor(Bb, 1024, N / 64 * 1024, 128) : smem_descriptor(Bb, 16, 8 * W, W);
     auto a_desc = [&](int off) {
       return from_base ? a_base + descriptor_offset(off) : smem_descriptor(Ab + off, 16, 8 * WA, WA);
     };
     auto b_desc = [&](int off) {
       if (from_base) return b_base + descriptor_offset(off);
-      return P::b_mn_major ? smem_descriptor(Bb + off, 1024, N / 64 * 1024, 128) : smem_descriptor(Bb + off, 16, 8 * W, W);
+      return BMn ? smem_descriptor(Bb + off, 1024, N / 64 * 1024, 128) : smem_descriptor(Bb + off, 16, 8 * W, W);
     };
     wgmma_fence();
     TL_UNROLL
@@ -309,7 +344,7 @@ struct wgmma_dot {
         const std::uint64_t da = a_desc((kb / WA) * (M * WA) + a_row[mt] * WA + kb % WA);
         TL_UNROLL
         for (int p = 0; p < PIECES; ++p) {
-          if constexpr (P::b_mn_major) {
+          if constexpr (BMn) {
             // k rows 16 s .. 16 s + 15 are two atoms along K; the piece's atoms along N follow.
             const std::uint64_t db = b_desc((2 * s) * (N / 64 * 1024) + (p * piece / 64) * 1024);
             wgmma<Kind, piece>::template run<0, 1>(d[mt][p], da, db, 1);
@@ -457,12 +492,17 @@ struct wgmma_dot {
       // (multiply_a_from_registers); else all at once.
       const bool b_by_groups = a_regs && b_tile.ok;
       if (!b_by_groups) {
-        if (a_tile.ok || b_tile.ok) cp_async_wait_all();
+        if (a_tile.ok || b_tile.ok || b_in_alt()) cp_async_wait_all();
         fence_proxy_async();
         barrier();
       }
       if constexpr (a_regs) multiply_a_from_registers(kc, ax, b_by_groups);
-      else multiply(A, B, false);
+      else if constexpr (b_alt) {
+        if (b_in_alt()) multiply<!P::b_mn_major>(A, B, false);
+        else multiply(A, B, false);
+      } else {
+        multiply(A, B, false);
+      }
       // Waited for at once: the next step overwrites the operands. (Leaving the last group
       // unfinished, to run on under the caller's next loads, gains nothing: ptxas waits for it
       // wherever the accumulator registers flow on, in a loop at the back edge.)
