@@ -24,18 +24,24 @@ matmul_problem make_matmul(const request& r, b_layout bl) {
   return p;
 }
 
-void check_matmul(outcome& o, const matmul_problem& p, bool leaky_relu) {
-  std::vector<double> spec(std::size_t(p.M) * p.N);
-  for (int i = 0; i < p.M; ++i)
-    for (int j = 0; j < p.N; ++j) {
+void check_matmul_values(outcome& o, int M, int N, int K, const std::vector<float>& a_values,
+                         const std::vector<float>& b_values, const std::vector<tl::fp16>& c, bool leaky_relu, double atol,
+                         double rtol) {
+  std::vector<double> spec(std::size_t(M) * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
       double s = 0;
-      for (int k = 0; k < p.K; ++k) s += double(p.a_values[std::size_t(i) * p.K + k]) * double(p.b_values[std::size_t(k) * p.N + j]);
+      for (int k = 0; k < K; ++k) s += double(a_values[std::size_t(i) * K + k]) * double(b_values[std::size_t(k) * N + j]);
       if (leaky_relu && s < 0) s *= 0.01;
-      spec[std::size_t(i) * p.N + j] = s;
+      spec[std::size_t(i) * N + j] = s;
     }
-  std::vector<float> yours(p.c.size());
-  for (std::size_t i = 0; i < p.c.size(); ++i) yours[i] = float(p.c[i]);
-  puzzles::compare(o, yours, spec, {p.M, p.N}, 2e-3, 2e-3);
+  std::vector<float> yours(c.size());
+  for (std::size_t i = 0; i < c.size(); ++i) yours[i] = float(c[i]);
+  puzzles::compare(o, yours, spec, {M, N}, atol, rtol);
+}
+
+void check_matmul(outcome& o, const matmul_problem& p, bool leaky_relu) {
+  check_matmul_values(o, p.M, p.N, p.K, p.a_values, p.b_values, p.c, leaky_relu, 2e-3, 2e-3);
 }
 
 void describe_matmul(puzzle& p, b_layout bl) {

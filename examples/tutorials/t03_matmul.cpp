@@ -69,16 +69,7 @@ puzzle matmul_tutorial_fp8() {
       o.report = tl::launch<matmul_kernel<BM, BN, BK, GM, activation::none, F8, tl::fp16>>(
           tl::grid(tl::cdiv(M, BM) * tl::cdiv(N, BN)), r.launch, tl::ptr(std::as_const(a), "a"),
           tl::ptr(std::as_const(b), "b"), tl::ptr(out, "c"), M, N, K, K, 1, 1, K, N, 1);
-      std::vector<double> spec(out.size());
-      for (int i = 0; i < M; ++i)
-        for (int j = 0; j < N; ++j) {
-          double s = 0;
-          for (int k = 0; k < K; ++k) s += double(a_values[std::size_t(i) * K + k]) * double(b_values[std::size_t(k) * N + j]);
-          spec[std::size_t(i) * N + j] = s;
-        }
-      std::vector<float> yours(out.size());
-      for (std::size_t i = 0; i < out.size(); ++i) yours[i] = float(out[i]);
-      puzzles::compare(o, yours, spec, {M, N}, 1e-2, 4e-3);
+      check_matmul_values(o, M, N, K, a_values, b_values, out, false, 1e-2, 4e-3);
       return o;
     });
   };

@@ -555,6 +555,19 @@ def case_softmax(tlk, rows, cols, sms, tl_programs_per_sm):
                 torch=bench(lambda: torch.softmax(x, dim=1)), amount=gb, unit="GB/s")
 
 
+def time_tl_tiles(tlk, a, b, c_tl, want, tol, activation, block_k):
+    # tl's two tiles (128 x 128 with 4 warps, 128 x 256 with 8; K steps of block_k), each
+    # checked; the faster is kept, as Triton's autotuner keeps its best configuration.
+    times = {}
+    for wide in (False, True):
+        c_tl.fill_(float("nan"))
+        tlk.matmul(a, b, c_tl, activation, wide)
+        check(f"tl matmul ({'128x256' if wide else '128x128'}x{block_k})", c_tl.float(), want, tol, 1e-2)
+        times[wide] = bench(lambda w=wide: tlk.matmul(a, b, c_tl, activation, w))
+    print(f"   tl tiles: 128x128x{block_k} {times[False]:.4f} ms, 128x256x{block_k} {times[True]:.4f} ms", flush=True)
+    return min(times.values())
+
+
 def case_matmul(tlk, M, N, K, dtype, activation=0):
     a = torch.randn(M, K, device="cuda", dtype=dtype)
     b = torch.randn(K, N, device="cuda", dtype=dtype)
@@ -570,17 +583,8 @@ def case_matmul(tlk, M, N, K, dtype, activation=0):
         want = torch.nn.functional.leaky_relu(want, 0.01)
     tol = 2e-2 * math.sqrt(K / 512)
     check("Triton matmul", c_tr, want, tol, 1e-2)
-    # tl's two tiles (128 x 128 x 64 with 4 warps, 128 x 256 x 64 with 8), each checked; the
-    # faster is kept, as Triton's autotuner keeps its best configuration.
-    times = {}
-    for wide in (False, True):
-        c_tl.fill_(float("nan"))
-        tlk.matmul(a, b, c_tl, activation, wide)
-        check(f"tl matmul ({'128x256x64' if wide else '128x128x64'})", c_tl, want, tol, 1e-2)
-        times[wide] = bench(lambda w=wide: tlk.matmul(a, b, c_tl, activation, w))
-    print(f"   tl tiles: 128x128x64 {times[False]:.4f} ms, 128x256x64 {times[True]:.4f} ms", flush=True)
     tflop = 2 * M * N * K / 1e12
-    return dict(tl=min(times.values()), triton=bench(run_tr), torch=bench(lambda: torch.matmul(a, b)), amount=tflop,
+    return dict(tl=time_tl_tiles(tlk, a, b, c_tl, want, tol, activation, 64), triton=bench(run_tr), torch=bench(lambda: torch.matmul(a, b)), amount=tflop,
                 unit="TFLOP/s")
 
 
@@ -604,14 +608,7 @@ def case_matmul_fp8(tlk, M, N, K, dtype):
     run_tr()
     check("Triton fp8 matmul", c_tr.float(), want, tol, 1e-2)
     check("torch._scaled_mm", run_torch().float(), want, tol, 1e-2)
-    times = {}
-    for wide in (False, True):
-        c_tl.fill_(float("nan"))
-        tlk.matmul(a, b, c_tl, 0, wide)
-        check(f"tl fp8 matmul ({'128x256x128' if wide else '128x128x128'})", c_tl.float(), want, tol, 1e-2)
-        times[wide] = bench(lambda w=wide: tlk.matmul(a, b, c_tl, 0, w))
-    print(f"   tl tiles: 128x128x128 {times[False]:.4f} ms, 128x256x128 {times[True]:.4f} ms", flush=True)
-    return dict(tl=min(times.values()), triton=bench(run_tr), torch=bench(run_torch), amount=2 * M * N * K / 1e12,
+    return dict(tl=time_tl_tiles(tlk, a, b, c_tl, want, tol, 0, 128), triton=bench(run_tr), torch=bench(run_torch), amount=2 * M * N * K / 1e12,
                 unit="TFLOP/s")
 
 

@@ -48,23 +48,29 @@ struct async_tile {
     return extent > 0 && row_stride > 0 && first >= 0 && first + (rows - 1) * row_stride + cols <= extent;
   }
 };
-template <class X>
-__device__ __forceinline__ auto async_tile_of(const X& x) {
+// The tile of x whose axis Unit steps by one element (the last: rows; 0: the columns of a 2-D
+// x), rows the other axis' stride apart, when Copyable (async_operand, async_columns_operand).
+template <int Unit, bool Copyable, class X>
+__device__ __forceinline__ auto async_tile_along(const X& x) {
   using T = value_of_t<X>;
   using S = shape_of_t<X>;
   async_tile<T> tile;
-  if constexpr (async_operand<X>()) {
+  if constexpr (Copyable) {
     if (x.fresh) {
       value_of_t<typename X::ptrs_type> origin;
       std::int64_t stride[S::rank];
-      tile.ok = affine_setup<S, 16 / int(sizeof(T))>(x.ptrs, x.mask, origin, stride);
+      tile.ok = affine_setup<S, 16 / int(sizeof(T)), Unit>(x.ptrs, x.mask, origin, stride);
       tile.origin = origin.get();
-      tile.row_stride = stride[S::rank - 2];
+      tile.row_stride = stride[Unit == S::rank - 1 ? S::rank - 2 : S::rank - 1];
       tile.offset = origin.offset;
       tile.extent = origin.extent;
     }
   }
   return tile;
+}
+template <class X>
+__device__ __forceinline__ auto async_tile_of(const X& x) {
+  return async_tile_along<shape_of_t<X>::rank - 1, async_operand<X>()>(x);
 }
 
 // A B (K x N) stored column by column, unit stride along K at run time, for a dot that stores B
@@ -85,21 +91,7 @@ constexpr bool async_columns_operand() {
 }
 template <class X>
 __device__ __forceinline__ auto async_columns_tile_of(const X& x) {
-  using T = value_of_t<X>;
-  using S = shape_of_t<X>;
-  async_tile<T> tile;
-  if constexpr (async_columns_operand<X>()) {
-    if (x.fresh) {
-      value_of_t<typename X::ptrs_type> origin;
-      std::int64_t stride[S::rank];
-      tile.ok = affine_setup<S, 16 / int(sizeof(T)), 0>(x.ptrs, x.mask, origin, stride);
-      tile.origin = origin.get();
-      tile.row_stride = stride[1];
-      tile.offset = origin.offset;
-      tile.extent = origin.extent;
-    }
-  }
-  return tile;
+  return async_tile_along<0, async_columns_operand<X>()>(x);
 }
 
 // The load done again, out of line: a rare path (an edge tile, odd alignment) whose pointer

@@ -266,32 +266,30 @@ struct wgmma_dot {
   __device__ __forceinline__ void copy_a(const T* from, char* Ab) const {
     copy_tile<M, KC, 16>(from, a_tile.row_stride, a_at(Ab));
   }
-  // A K step's B tile from `from` (cp.async: columns permuted in pairs 4 bytes a copy, else
-  // 16; a K-major B into its transposed place).
+  // A K step's B tile at `from`, rows row_stride apart, into Bb stored MN-major or K-major:
+  // KRows, a tile of K-major rows (x's rows, B's columns), 16 bytes a copy; else K x N rows, 16
+  // bytes a copy, or 4 with the columns permuted in pairs.
+  template <bool KRows, bool MnMajor>
+  __device__ __forceinline__ void copy_b_tile(const T* from, std::int64_t row_stride, char* Bb) const {
+    const auto at = b_at<MnMajor>(Bb);
+    if constexpr (KRows)
+      copy_tile<N, KC, 16>(from, row_stride, [&](int n, int k) { return at(0, k, permuted ? permuted_column(n) : n); });
+    else if constexpr (permuted)
+      copy_tile<KC, N, 4>(from, row_stride, [&](int k, int n) { return at(0, k, permuted_column(n)); });
+    else
+      copy_tile<KC, N, 16>(from, row_stride, [&](int k, int n) { return at(0, k, n); });
+  }
+  // A K step's B tile from `from` (a K-major B that is neither: copied into its transposed place).
   __device__ __forceinline__ void copy_b(const T* from, char* Bb) const {
-    const auto at = b_at(Bb);
-    if constexpr (b_kmajor_tile)
-      copy_tile<N, KC, 16>(from, b_tile.row_stride, [&](int n, int k) { return at(0, k, permuted ? permuted_column(n) : n); });
-    else if constexpr (P::b_mn_major && permuted)
-      copy_tile<KC, N, 4>(from, b_tile.row_stride, [&](int k, int n) { return at(0, k, permuted_column(n)); });
-    else if constexpr (P::b_mn_major)
-      copy_tile<KC, N, 16>(from, b_tile.row_stride, [&](int k, int n) { return at(0, k, n); });
+    if constexpr (b_kmajor_tile || P::b_mn_major)
+      copy_b_tile<b_kmajor_tile, P::b_mn_major>(from, b_tile.row_stride, Bb);
     else if constexpr (b_copyable)
-      copy_tile_transposed<KC, N, permuted>(from, b_tile.row_stride, [&](int k, int s) { return at(0, k, s); });
+      copy_tile_transposed<KC, N, permuted>(from, b_tile.row_stride, [&, at = b_at(Bb)](int k, int s) { return at(0, k, s); });
   }
   // A K step's B tile into its other place (b_alt), from b_alt_tile's `from`: B's columns as
   // K-major rows, or trans(x)'s rows (x's columns) MN-major.
   __device__ __forceinline__ void copy_b_alt(const T* from, char* Bb) const {
-    if constexpr (b_alt_kmajor) {
-      const auto at = b_at<false>(Bb);
-      copy_tile<N, KC, 16>(from, b_alt_tile.row_stride, [&](int n, int k) { return at(0, k, permuted ? permuted_column(n) : n); });
-    } else if constexpr (b_alt_mn && permuted) {
-      const auto at = b_at<true>(Bb);
-      copy_tile<KC, N, 4>(from, b_alt_tile.row_stride, [&](int k, int n) { return at(0, k, permuted_column(n)); });
-    } else if constexpr (b_alt_mn) {
-      const auto at = b_at<true>(Bb);
-      copy_tile<KC, N, 16>(from, b_alt_tile.row_stride, [&](int k, int n) { return at(0, k, n); });
-    }
+    if constexpr (b_alt) copy_b_tile<b_alt_kmajor, !P::b_mn_major>(from, b_alt_tile.row_stride, Bb);
   }
   // Does this call store B in its other place?
   __device__ __forceinline__ bool b_in_alt() const { return b_alt && !b_tile.ok && b_alt_tile.ok; }
