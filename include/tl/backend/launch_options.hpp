@@ -61,9 +61,7 @@ struct launch_options {
   int num_stages = 3;       // Triton's num_stages, 1 to 8: from 2 on, a dot in a loop whose
                             // tiles cp.async copies (wgmma, sm_90a) also copies the next
                             // step's while it multiplies, in two buffers of dynamic shared
-                            // memory, where they cost no occupancy (1: no copies ahead);
-                            // from 3 on, in a grid that fits one wave even so, in four
-                            // buffers, three steps ahead.
+                            // memory, where they cost no occupancy (1: no copies ahead).
                             // Tiles copied ahead do not see the loop's own stores to them.
 };
 

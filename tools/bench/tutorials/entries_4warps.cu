@@ -29,39 +29,30 @@ extern "C" int tl_tutorials_add_f32(const void* x, const void* y, void* out, int
 namespace {
 // fp8 inputs (C fp16) take K steps of 128, as Triton's fp8 configurations do: the same bytes a
 // step as fp16's 64.
-template <int BM, class T, activation Act, class TC = T>
+template <class T, activation Act, class TC = T>
 void matmul(const void* a, const void* b, void* c, int M, int N, int K, int sam, int sak, int sbk, int sbn, int scm,
             int scn, void* stream) {
-  constexpr int BN = 128, BK = sizeof(T) == 1 ? 128 : 64, GM = 8;
+  constexpr int BM = 128, BN = 128, BK = sizeof(T) == 1 ? 128 : 64, GM = 8;
   tl::launch<matmul_kernel<BM, BN, BK, GM, Act, T, TC>>(
       tl::grid(tl::cdiv(M, BM) * tl::cdiv(N, BN)), on(stream), buffer<const T>(a, span(M, K, sam, sak), "a"),
       buffer<const T>(b, span(K, N, sbk, sbn), "b"), buffer<TC>(c, span(M, N, scm, scn), "c"), M, N, K, sam, sak, sbk,
       sbn, scm, scn);
 }
-
-template <int BM>
-void matmul_of(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int sam, int sak, int sbk,
-               int sbn, int scm, int scn, int act, void* stream) {
-  if (dtype == 0 && act == 0) matmul<BM, tl::fp16, activation::none>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
-  else if (dtype == 0) matmul<BM, tl::fp16, activation::leaky_relu>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
-  else if (dtype == 1 && act == 0) matmul<BM, tl::bf16, activation::none>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
-  else if (dtype == 1) matmul<BM, tl::bf16, activation::leaky_relu>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
-  else if (dtype == 2 && act == 0)
-    matmul<BM, tl::fp8e4nv, activation::none, tl::fp16>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
-  else if (dtype == 3 && act == 0)
-    matmul<BM, tl::fp8e5, activation::none, tl::fp16>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
-  else throw std::invalid_argument("matmul: dtype " + std::to_string(dtype) + " with activation " + std::to_string(act));
-}
 }  // namespace
 
 extern "C" int tl_tutorials_matmul(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int sam,
                                    int sak, int sbk, int sbn, int scm, int scn, int act, void* stream) {
-  return guarded([&] { matmul_of<128>(dtype, a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, act, stream); });
-}
-
-extern "C" int tl_tutorials_matmul_narrow(int dtype, const void* a, const void* b, void* c, int M, int N, int K,
-                                          int sam, int sak, int sbk, int sbn, int scm, int scn, int act, void* stream) {
-  return guarded([&] { matmul_of<64>(dtype, a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, act, stream); });
+  return guarded([&] {
+    if (dtype == 0 && act == 0) matmul<tl::fp16, activation::none>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+    else if (dtype == 0) matmul<tl::fp16, activation::leaky_relu>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+    else if (dtype == 1 && act == 0) matmul<tl::bf16, activation::none>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+    else if (dtype == 1) matmul<tl::bf16, activation::leaky_relu>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+    else if (dtype == 2 && act == 0)
+      matmul<tl::fp8e4nv, activation::none, tl::fp16>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+    else if (dtype == 3 && act == 0)
+      matmul<tl::fp8e5, activation::none, tl::fp16>(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stream);
+    else throw std::invalid_argument("matmul: dtype " + std::to_string(dtype) + " with activation " + std::to_string(act));
+  });
 }
 
 extern "C" int tl_tutorials_matmul_persistent(const void* a, const void* b, void* c, int M, int N, int K, int sam,

@@ -15,10 +15,6 @@ int tl_tutorials_softmax_f32(void* out, const void* in, int in_row_stride, int o
 int tl_tutorials_matmul(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int stride_am,
                         int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn, int activation,
                         void* stream);
-// The same with 64 x 128 x 64 tiles, 4 warps (twice the programs: small matrices).
-int tl_tutorials_matmul_narrow(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int stride_am,
-                               int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn, int activation,
-                               void* stream);
 // The same with 128 x 256 x 64 tiles and 8 warps a program (Triton's tile on Hopper).
 int tl_tutorials_matmul_wide(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int stride_am,
                              int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn, int activation,

@@ -457,15 +457,12 @@ class TlKernels:
         self._call("tl_tutorials_softmax_f32", self._p(out), self._p(x), ctypes.c_int(x.stride(0)),
                    ctypes.c_int(out.stride(0)), ctypes.c_int(rows), ctypes.c_int(cols), ctypes.c_int(programs))
 
-    # tile: "128x128" (4 warps), "64x128" (4 warps) or "128x256" (8 warps).
-    def matmul(self, a, b, c, activation=0, tile="128x128"):
+    def matmul(self, a, b, c, activation=0, wide=False):
         dtype = {torch.float16: 0, torch.bfloat16: 1, torch.float8_e4m3fn: 2, torch.float8_e5m2: 3}[a.dtype]
         M, K = a.shape
         N = b.shape[1]
         ints = [M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), activation]
-        entry = {"128x128": "tl_tutorials_matmul", "64x128": "tl_tutorials_matmul_narrow",
-                 "128x256": "tl_tutorials_matmul_wide"}[tile]
-        self._call(entry, ctypes.c_int(dtype), self._p(a),
+        self._call("tl_tutorials_matmul_wide" if wide else "tl_tutorials_matmul", ctypes.c_int(dtype), self._p(a),
                    self._p(b), self._p(c), *[ctypes.c_int(v) for v in ints])
 
 
@@ -559,16 +556,15 @@ def case_softmax(tlk, rows, cols, sms, tl_programs_per_sm):
 
 
 def time_tl_tiles(tlk, a, b, c_tl, want, tol, activation, block_k):
-    # tl's three tiles (128 x 128 and 64 x 128 with 4 warps, 128 x 256 with 8; K steps of
-    # block_k), each checked; the fastest is kept, as Triton's autotuner keeps its best
-    # configuration.
+    # tl's two tiles (128 x 128 with 4 warps, 128 x 256 with 8; K steps of block_k), each
+    # checked; the faster is kept, as Triton's autotuner keeps its best configuration.
     times = {}
-    for tile in ("128x128", "64x128", "128x256"):
+    for wide in (False, True):
         c_tl.fill_(float("nan"))
-        tlk.matmul(a, b, c_tl, activation, tile)
-        check(f"tl matmul ({tile}x{block_k})", c_tl.float(), want, tol, 1e-2)
-        times[tile] = bench(lambda t=tile: tlk.matmul(a, b, c_tl, activation, t))
-    print("   tl tiles: " + ", ".join(f"{t}x{block_k} {ms:.4f} ms" for t, ms in times.items()), flush=True)
+        tlk.matmul(a, b, c_tl, activation, wide)
+        check(f"tl matmul ({'128x256' if wide else '128x128'}x{block_k})", c_tl.float(), want, tol, 1e-2)
+        times[wide] = bench(lambda w=wide: tlk.matmul(a, b, c_tl, activation, w))
+    print(f"   tl tiles: 128x128x{block_k} {times[False]:.4f} ms, 128x256x{block_k} {times[True]:.4f} ms", flush=True)
     return min(times.values())
 
 

@@ -404,11 +404,11 @@ struct wgmma_dot {
   }
 
   // One K step a call, from the operand ring (pipeline.hpp): this call's tiles were most
-  // likely copied by an earlier call; this call copies the step `depth - 1` steps ahead. Used
-  // when the launch gave the ring its buffers, both tiles are whole and copyable, and no dot of
-  // another shape owns the ring; returns whether it ran. Every instruction here is on the
-  // step's path (the issue slots are as busy as the tensor cores): the checks are few, and the
-  // descriptors are a base plus constants.
+  // likely copied by the previous call; this call copies the next step's. Used when the launch
+  // gave the ring its two buffers, both tiles are whole and copyable, and no dot of another
+  // shape owns the ring; returns whether it ran. Every instruction here is on the step's path
+  // (the issue slots are as busy as the tensor cores): the buffer count is a constant, the
+  // checks are few, and the descriptors are a base plus constants.
   __device__ __forceinline__ bool run_from_ring() {
     if constexpr (ring_capable) {
       constexpr unsigned buffer = (unsigned(P::bytes(KC)) + 1023) / 1024 * 1024;
@@ -419,74 +419,52 @@ struct wgmma_dot {
       dot_ring& ring = ring_header();
       const unsigned owner = ring.plan;
       if (owner != 0 && owner != plan) return false;
-      ring_step(ring, owner, plan, buffer);
+      const int t = thread_id();
+      const T* const a0 = a_tile.origin;
+      const T* const b0 = b_tile.origin;
+      const std::int64_t sa = a_tile.row_stride, sb = b_tile.row_stride;
+      const T* const a1 = a0 + KC;       // the next step's tiles: A's next columns,
+      const T* const b1 = b0 + (b_kmajor_tile ? KC : KC * sb);  // B's next rows (x's or B's next K cells)
+      // The buffer of a step: A's origin in K steps, modulo 2, so consecutive steps alternate.
+      const unsigned unit = unsigned(reinterpret_cast<std::uintptr_t>(a0) / (KC * size)) & 1u;
+      char* const here = ring_buffers() + unit * buffer;
+      char* const next = ring_buffers() + (unit ^ 1u) * buffer;
+      const ring_tag tag = ring.tags[unit];
+      const bool hit = (owner == plan) & (tag.a == a0) & (tag.b == b0) & (tag.stride_a == sa) & (tag.stride_b == sb);
+      bool ahead = a_tile.inside(KC, M, KC) & (b_kmajor_tile ? b_tile.inside(KC, N, KC) : b_tile.inside(KC * sb, KC, N));
+      auto copy_step = [&](const T* a, const T* b, char* Ab) {
+        copy_a(a, Ab);
+        copy_b(b, Ab + a_bytes);
+      };
+      if (!hit) {
+        // The first call of a loop, or a loop that does not walk K one step a call: the copy
+        // in flight lands first (this thread's goes to the places its copies now go: same
+        // shape), then this step is copied too, A only when the buffer does not hold it. A
+        // loop whose A stays (attention's q: its B walks N, not K) is not a K loop: nothing is
+        // copied ahead for it. (Decided here, off the hit's path: docs/performance.md, step 58.)
+        const bool a_kept = (owner == plan) & (tag.a == a0) & (tag.stride_a == sa);
+        cp_async_wait_all();
+        if (!a_kept) copy_a(a0, here);
+        copy_b(b0, here + a_bytes);
+        cp_async_commit();
+        ahead = ahead & !a_kept;
+      }
+      if (ahead) copy_step(a1, b1, next);
+      cp_async_commit();           // one group a step, empty or not:
+      cp_async_wait_group<1>();    // this step's tiles are in
+      if (t == 0) ring.tags[unit ^ 1u] = ahead ? ring_tag{a1, b1, sa, sb} : ring_tag{};  // read by the next call
+      fence_proxy_async();
+      barrier();  // every thread's copies are in; every thread has read the header
+      if (t == 0 && !hit) {
+        ring.plan = plan;
+        ring.tags[unit] = ring_tag{a0, b0, sa, sb};
+      }
+      multiply(here, here + a_bytes, true);
+      wgmma_wait<0>();
       return true;
     } else {
       return false;
     }
-  }
-
-  // The ring's step with its `depth` buffers (2 or 4): this step's tiles in buffer `unit` (A's
-  // origin in K steps, modulo the depth, so consecutive steps take consecutive buffers), and
-  // the step depth - 1 ahead copied into the buffer the previous step used. A loop's first
-  // call copies only its own tiles and the farthest step; the calls before that one arrives
-  // miss and copy their own (filling the steps in between too raised the kernel's registers).
-  // Each call commits one cp.async group for the step ahead (empty or not) after any of its
-  // own, so a hit's tiles, copied n calls before, are in once all but the n newest groups are
-  // (at most 3: the wait's count is an immediate).
-  __device__ __forceinline__ void ring_step(dot_ring& ring, unsigned owner, unsigned plan, unsigned buffer) {
-    const int t = thread_id();
-    const unsigned last = ring.depth - 1;  // the buffer mask, and how many steps ahead
-    const int ahead = int(last);
-    const T* const a0 = a_tile.origin;
-    const T* const b0 = b_tile.origin;
-    const std::int64_t sa = a_tile.row_stride, sb = b_tile.row_stride;
-    // The step ahead's tiles: A's columns, B's rows (x's or B's K cells) `ahead` steps on.
-    const T* const a1 = a0 + ahead * KC;
-    const T* const b1 = b0 + ahead * (b_kmajor_tile ? KC : KC * sb);
-    const unsigned unit = unsigned(reinterpret_cast<std::uintptr_t>(a0) / (KC * size)) & last;
-    char* const here = ring_buffers() + unit * buffer;
-    char* const far = ring_buffers() + ((unit + last) & last) * buffer;
-    const unsigned call = ring.calls;
-    const ring_tag tag = ring.tags[unit];
-    const bool a_kept = (owner == plan) & (tag.a == a0) & (tag.stride_a == sa);
-    const bool hit = a_kept & (tag.b == b0) & (tag.stride_b == sb);
-    // A loop whose A stays (attention's q: its B walks N, not K) finds A where the previous call
-    // left it and is not a K loop: nothing is copied ahead for it. Tiles ahead must lie inside
-    // their buffers (their mask is not known yet).
-    const bool copy_ahead = (hit | !a_kept) & a_tile.inside(ahead * KC, M, KC) &
-                            (b_kmajor_tile ? b_tile.inside(ahead * KC, N, KC) : b_tile.inside(ahead * KC * sb, KC, N));
-    if (!hit) {
-      // The first call of a loop, or a loop that does not walk K one step a call: the copies
-      // in flight land first (one may be into this buffer), then this step is copied, A only
-      // when the buffer does not hold it.
-      cp_async_wait_all();
-      if (!a_kept) copy_a(a0, here);
-      copy_b(b0, here + a_bytes);
-      cp_async_commit();
-    }
-    if (copy_ahead) {
-      copy_a(a1, far);
-      copy_b(b1, far + a_bytes);
-    }
-    cp_async_commit();
-    const unsigned since = call - tag.call;  // this step's tiles are in:
-    if (hit && since >= 3) cp_async_wait_group<3>();
-    else if (hit && since == 2) cp_async_wait_group<2>();
-    else cp_async_wait_group<1>();
-    // Read by the call `ahead` steps on; no thread reads it in this call.
-    if (t == 0) ring.tags[(unit + last) & last] = copy_ahead ? ring_tag{a1, b1, sa, sb, call} : ring_tag{};
-    fence_proxy_async();
-    barrier();  // every thread's copies are in; every thread has read the header
-    if (t == 0) {
-      ring.calls = call + 1;
-      if (!hit) {
-        ring.plan = plan;
-        ring.tags[unit] = ring_tag{a0, b0, sa, sb, call};
-      }
-    }
-    multiply(here, here + a_bytes, true);
-    wgmma_wait<0>();
   }
 
   // Every K step from the dot's own scratch.

@@ -366,7 +366,8 @@ inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, c
     check_call(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
                "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)", __FILE__, __LINE__, context);
   if (own + bytes > 48 * 1024) {  // static and dynamic together beyond the default limit: asked for
-    // Never lowered: a kernel's launches with other plans (ring depths, reservations) keep theirs.
+    // Never lowered: the kernel's launches with its other plans (with or without the ring, other
+    // reservations), worked out once, keep theirs.
     cudaFuncAttributes now{};
     check_call(cudaFuncGetAttributes(&now, kernel), "cudaFuncGetAttributes", __FILE__, __LINE__, context);
     if (now.maxDynamicSharedSizeBytes < bytes)
@@ -388,8 +389,6 @@ inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, c
 // use).
 //   programs_per_sm   all the memory that leaves room for at most that many programs on a
 //                     multiprocessor (the ring's buffers when they fit in it)
-//   the deep ring     num_stages >= 3 and a grid that fits one wave of programs even with four
-//                     ring buffers (deep_ring_plan): four, so that three steps are in flight
 struct dynamic_plan {
   dynamic_layout layout;
   int bytes = 0;
@@ -428,30 +427,6 @@ inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFun
   if (p.bytes > 0)
     allow_dynamic_shared_memory(kernel, l.own, p.bytes, context, programs_per_sm > 0 || p.layout.ring_buffer > 0);
   return p;
-}
-
-// The ring with four buffers, and how many programs the device runs at once with it (0: the
-// kernel has no dot that uses the ring, or the buffers do not fit).
-struct deep_ring_plan {
-  dynamic_plan plan;
-  long long one_wave = 0;
-};
-inline deep_ring_plan plan_deep_ring(const void* kernel, const cudaFuncAttributes& fa, const launch_context& context) {
-  deep_ring_plan d;
-  const arena_need need = arena_of_static_bytes(fa.sharedSizeBytes);
-  const shared_memory_limits l = shared_memory_of(fa);
-  const dynamic_layout deep{.arena = need.arena, .ring_buffer = need.arena, .ring_depth = ring_depth_max};
-  const int bytes = int(dynamic_bytes(deep));
-  if (!need.ring || need.arena == 0 || bytes > l.per_block - l.own) return d;
-  allow_dynamic_shared_memory(kernel, l.own, bytes, context);
-  int programs = 0, dev = 0, sms = 0;
-  TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&programs, kernel, int(fa.maxThreadsPerBlock), std::size_t(bytes)));
-  TL_CUDA_CHECK(cudaGetDevice(&dev));
-  TL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  d.plan.layout = deep;
-  d.plan.bytes = bytes;
-  d.one_wave = static_cast<long long>(programs) * sms;
-  return d;
 }
 
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
@@ -529,10 +504,6 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   } else if (options.num_stages >= 2) {
     static const dynamic_plan with_ring = plan_dynamic_shared_memory(kernel_address, attributes, 0, 2, context);
     dyn = with_ring;
-    if (options.num_stages >= 3) {  // a grid of one wave: the ring's four buffers cost no programs
-      static const deep_ring_plan deep = plan_deep_ring(kernel_address, attributes, context);
-      if (static_cast<long long>(g.x) * g.y * g.z <= deep.one_wave) dyn = deep.plan;
-    }
   } else {
     static const dynamic_plan without_ring = plan_dynamic_shared_memory(kernel_address, attributes, 0, 1, context);
     dyn = without_ring;

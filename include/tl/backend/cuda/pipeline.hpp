@@ -5,16 +5,15 @@
 // copies keeps two operand buffers in the program's dynamic shared memory (the launch gives
 // them when launch_options::num_stages >= 2): each call also copies the tiles the next call
 // will most likely ask for (A's columns and B's rows one K step further), while its own,
-// copied by the previous call, are multiplied. A launch whose programs all run at once (a grid
-// of at most one wave) with num_stages >= 3 gives four buffers instead, which keep three steps
-// in flight: with one program per multiprocessor the copies' latency, not the tensor cores,
-// bounds a step (small matrices, persistent kernels).
+// copied by the previous call, are multiplied.
 //
 // A prediction is only used where it is checked: the ring's header records, per buffer, the
 // first element and row stride of the A and B tiles it was given, and a call uses a buffer only
 // when those are exactly its own tiles' (same dot shape, whole tiles masked in). Any other call
 // (the first of a loop, a loop that does not walk K one step a call) waits for the copy in
-// flight and copies its own tiles: what a dot without the ring costs, and one wait. Tiles are
+// flight and copies its own tiles: what a dot without the ring costs, and one wait. A call whose
+// buffer already holds its A (a loop that keeps A in place: attention's q) copies only B, and
+// nothing ahead. Tiles are
 // copied ahead only where they lie inside their buffers (tl::ptr's extent), so a prediction
 // past the end of a matrix reads nothing it may not; unchecked pointers are not copied ahead.
 //
@@ -22,21 +21,21 @@
 // stores, inside the loop, to the memory the next step's dot reads must launch with
 // num_stages = 1.
 //
-// Two or four buffers, not num_stages: on puzzle 11 (fp16, 128 x 128 x 64 tiles, many waves of
-// programs) two steps ahead ran no faster than one, and more buffers cost programs per
-// multiprocessor; that price is only paid where the grid fits one wave (docs/performance.md).
+// Two buffers, not num_stages: on puzzle 11 (fp16, 128 x 128 x 64 tiles) two steps ahead ran
+// no faster than one, and the third buffer costs programs per multiprocessor for larger tiles
+// (docs/performance.md).
 //
 // Dynamic shared memory (launch.hpp sizes it; nothing else uses it), in a kernel with a
 // tensor-core dot:
-//   [header] [up to 1024 bytes: alignment] [the dots' arena] [ring buffer 0] .. [ring buffer depth - 1]
+//   [header] [up to 1024 bytes: alignment] [the dots' arena] [ring buffer 0] [ring buffer 1]
 // (The region itself is only 16-aligned: declared 1024-aligned, ptxas pads the static shared
 // memory to 1024 bytes, which would hide the arena markers, dot_operands.hpp.)
 // The arena holds the operands of whichever dot runs (dot_scratch, dot_operands.hpp); the ring's
 // buffers exist when the launch gave them (launch_options::num_stages >= 2, and room). The
 // entry writes the header's sizes and resets its tags, then waits for its threads (launch.hpp).
-// Thread 0 writes the tags; every thread reads its buffer's tag between a call's first and
-// second barriers, and thread 0 writes only what no thread reads in that window (the tag of the
-// buffer the step copies ahead into) before the second barrier.
+// Thread 0 writes the tags; every thread reads them between a call's first and second
+// barriers, and thread 0 writes only what no thread reads in that window (the other buffer's
+// tag) before the second barrier.
 #pragma once
 
 #include <cstddef>
@@ -80,32 +79,27 @@ static_assert(arena_of_static_bytes(32 + ring_marker_bytes).ring);
 
 #if defined(__CUDACC__)
 
-// What a buffer holds: the first elements and row strides of its A and B tiles (null: nothing),
-// and the ring call that issued their copies.
+// What a buffer holds: the first elements and row strides of its A and B tiles (null: nothing).
 struct ring_tag {
   const void* a = nullptr;
   const void* b = nullptr;
   std::int64_t stride_a = 0, stride_b = 0;
-  unsigned call = 0;
 };
-inline constexpr int ring_depth_max = 4;
 struct dot_ring {
   unsigned plan;         // the dot shape that owns the ring; 0: none yet
   unsigned arena;        // bytes of the dots' arena
   unsigned ring_buffer;  // bytes of each ring buffer; 0: no ring
-  unsigned depth;        // the ring's buffers: 2 or 4
-  unsigned calls;        // the ring's calls so far
-  ring_tag tags[ring_depth_max];
+  unsigned pad;
+  ring_tag tags[2];
 };
 inline constexpr unsigned ring_header_bytes = (sizeof(dot_ring) + 15) / 16 * 16;
-// The sizes the launch gives the entry (launch.hpp): arena 0 for a kernel without a tensor-core
-// dot; ring_buffer 0 for no ring, else ring_depth (2 or 4) buffers of that size.
+// The sizes the launch gives the entry (launch.hpp): arena 0 for a kernel without a tensor-core dot.
 struct dynamic_layout {
-  unsigned arena = 0, ring_buffer = 0, ring_depth = 2;
+  unsigned arena = 0, ring_buffer = 0;
 };
-// Dynamic shared memory for an arena and the ring's buffers (launch.hpp).
+// Dynamic shared memory for an arena and two ring buffers (launch.hpp).
 inline constexpr unsigned dynamic_bytes(dynamic_layout l) {
-  return l.arena == 0 ? 0 : ring_header_bytes + 1024 + l.arena + l.ring_depth * l.ring_buffer;
+  return l.arena == 0 ? 0 : ring_header_bytes + 1024 + l.arena + 2 * l.ring_buffer;
 }
 
 }  // namespace tl::detail::cuda
@@ -140,9 +134,7 @@ __device__ __forceinline__ void ring_reset(dynamic_layout l) {
   r.plan = 0;
   r.arena = l.arena;
   r.ring_buffer = l.ring_buffer;
-  r.depth = l.ring_depth;
-  r.calls = 0;
-  for (ring_tag& tag : r.tags) tag = ring_tag{};
+  r.tags[0] = r.tags[1] = ring_tag{};
 }
 
 #endif  // __CUDACC__
