@@ -52,14 +52,13 @@ TL_KERNEL void walk_kernel(tl::ptr<tl::fp16> a_ptr, tl::ptr<tl::fp16> b_ptr, tl:
       half = tl::dot(a2, b, half);
     }
   };
-  [[maybe_unused]] auto step_fixed = [&](int k) { step(k, true); };
   if constexpr (W == backward) {
     for (int s = steps - 1; s >= 0; --s) step(s * BK);
   } else if constexpr (W == evens_odds) {
     for (int s = 0; s < steps; s += 2) step(s * BK);
     for (int s = 1; s < steps; s += 2) step(s * BK);
   } else if constexpr (W == fixed_then_forward) {
-    for (int k : tl::range(0, K, BK)) step_fixed(k);
+    for (int k : tl::range(0, K, BK)) step(k, true);
     for (int k : tl::range(0, K, BK)) step(k);
   } else {
     for (int k : tl::range(0, K, BK)) step(k);
@@ -139,4 +138,33 @@ TEST_CASE("loops that do not walk K one step a call get their own tiles", "[gpu]
   check_walk<128, 128, 64, two_dots>(256, 256, 384, 0);
   check_walk<128, 128, 32, shapes_differ>(256, 128, 320, 0);
   check_walk<128, 128, 64, backward>(random_int(1, 300), random_int(1, 300), random_int(1, 400), 0);
+}
+
+TEST_CASE("a reservation of programs per multiprocessor leaves the ring's launches their shared memory",
+          "[gpu][dot][pipeline]") {
+  // The ring's plan (97 KiB of dynamic shared memory for this tile) is worked out once; a launch
+  // reserving memory for 3 programs per multiprocessor asks for less, and must not lower the
+  // kernel's limit below what the ring's next launch takes.
+  const int M = 256, N = 256, K = 256;
+  auto a = random_halves(std::size_t(M) * K), b = random_halves(std::size_t(K) * N);
+  const tl::grid g(M / 128, N / 128);
+  std::vector<float> c_cpu(std::size_t(2) * M * N, 0.0f);
+  tl::launch<walk_kernel<128, 128, 64, forward>>(g, cpu, a, b, c_cpu, M, N, K, K);
+  const tl::cuda::buffer<tl::fp16> da(a, "a"), db(b, "b");
+  auto run = [&](int programs_per_sm) {
+    std::vector<float> zero(c_cpu.size(), 0.0f);
+    const tl::cuda::buffer<float> dc(zero, "c");
+    tl::launch_options o = cuda;
+    o.programs_per_sm = programs_per_sm;
+    const tl::launch_report r = tl::launch<walk_kernel<128, 128, 64, forward>>(g, o, da, db, dc, M, N, K, K);
+    return std::pair{r.dynamic_shared_bytes, dc.to_host()};
+  };
+  const auto [ring_bytes, first] = run(0);
+  const auto [reserved_bytes, reserved] = run(3);
+  const auto [again_bytes, again] = run(0);
+  CHECK(reserved_bytes < ring_bytes);
+  CHECK(again_bytes == ring_bytes);
+  require_agree(first, reserved, 0, 0, "3 programs per SM against the ring, bit for bit");
+  require_agree(first, again, 0, 0, "the ring after a reservation, bit for bit");
+  require_agree(c_cpu, again, 1e-4, 1e-5, "GPU against CPU");
 }

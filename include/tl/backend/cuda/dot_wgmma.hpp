@@ -441,7 +441,7 @@ struct wgmma_dot {
         // in flight lands first (this thread's goes to the places its copies now go: same
         // shape), then this step is copied too, A only when the buffer does not hold it. A
         // loop whose A stays (attention's q: its B walks N, not K) is not a K loop: nothing is
-        // copied ahead for it. (Decided here, off the hit's path: docs/performance.md, step 58.)
+        // copied ahead for it. (Decided here, so that a hit's path stays as short as it was.)
         const bool a_kept = (owner == plan) & (tag.a == a0) & (tag.stride_a == sa);
         cp_async_wait_all();
         if (!a_kept) copy_a(a0, here);
