@@ -44,7 +44,7 @@ step() {  # step NAME COMMAND...: runs it, records pass/fail and the time
   else summary+=("FAIL  $name ($((SECONDS - t0)) s)"); status=1; fi
 }
 
-step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_CUDA=ON -DTL_WERROR=ON \
+step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTL_CUDA=ON -DTL_CUDA_CHECK_ONLY=OFF -DTL_WERROR=ON \
   -DCMAKE_CUDA_ARCHITECTURES="$archs" "${prefix[@]}"
 step build cmake --build "$build" -j "$(nproc)" --target all tl_tutorial_kernels
 if [ $status -ne 0 ]; then printf '%s\n' "${summary[@]}"; exit 1; fi
