@@ -282,3 +282,82 @@ TEST_CASE("reductions by layout bits: the reduce-scatter over lanes keeps every 
   check_reduce_scatter<1, 2, 16, 64>();
   check_reduce_scatter<2, 2, 16, 64>();
 }
+
+namespace {
+// Emulates a register broadcast: every reader (thread, slot) of layout L over S computes the
+// block element it reads (Path away), the entry of the plan that holds it, and the holder the
+// plan shuffles it from; the holder must hold exactly that element.
+template <class S, tl::detail::cuda::order O, class XS, tl::detail::cuda::order XO, class Path>
+tl::detail::cuda::gather_plan check_gather_plan() {
+  namespace cu = tl::detail::cuda;
+  using L = layout<S, O>;
+  using LX = layout<XS, XO>;
+  constexpr cu::gather_plan p = cu::make_gather_plan<L, LX, S, XS, Path>();
+  if (!p.ok) return p;
+  for (int t = 0; t < threads; ++t)
+    for (int i = 0; i < L::slots; ++i) {
+      if (!L::valid(t, i)) continue;
+      const std::int64_t f =
+          tl::detail::ravel<XS>(cu::apply_path(Path{}, tl::detail::unravel<S>(L::flat(t, i))));
+      int k = 0, j = 0;
+      for (int b = 0; b < 31; ++b)
+        if ((p.mask >> b) & 1u) k |= int((f >> b) & 1) << j++;
+      int slot = 0;
+      for (int b = 0; b < 32; ++b)
+        if (p.slot_k[b] >= 0) slot |= ((k >> p.slot_k[b]) & 1) << b;
+      unsigned lane = 0;
+      for (int q = 0; q < 5; ++q) {
+        if (p.lane_src[q] > 0) lane |= unsigned((k >> (p.lane_src[q] - 1)) & 1) << q;
+        else if (p.lane_src[q] < 0) lane |= ((unsigned(t) >> (-1 - p.lane_src[q])) & 1u) << q;
+      }
+      const int holder = int((unsigned(t) & ~31u) | lane);
+      INFO("reader thread " << t << " slot " << i << " reads element " << f << " from thread " << holder << " slot "
+                            << slot);
+      REQUIRE(k < cu::max_gathered);
+      REQUIRE(LX::valid(holder, slot));
+      REQUIRE(LX::flat(holder, slot) == f);
+    }
+  return p;
+}
+}  // namespace
+
+TEST_CASE("register broadcasts: a row's value reaches its row by shuffles inside the warp", "[layout]") {
+  namespace cu = tl::detail::cuda;
+  using cu::order;
+  using tl::shape;
+  using cu::path;
+  using cu::path_step;
+  using tl::detail::broadcast_map;
+  using new_last_axis = tl::detail::insert_axes_map<tl::detail::expand_plan<1>>;
+  // x(_, None) of a (64,) block into a 64 x 64 tiled evaluation, both register orders: each
+  // thread's rows r and r + 8 (one slot bit), from the warp that reduced them.
+  using p64 = path<path_step<shape<64, 64>, shape<64, 1>, broadcast_map>, path_step<shape<64, 1>, shape<64>, new_last_axis>>;
+  auto a = check_gather_plan<shape<64, 64>, order::mma, shape<64>, order::standard, p64>();
+  CHECK(a.ok);
+  CHECK(a.k_bits == 1);
+  CHECK(check_gather_plan<shape<64, 64>, order::standard, shape<64>, order::standard, p64>().ok);
+  using p64x128 =
+      path<path_step<shape<64, 128>, shape<64, 1>, broadcast_map>, path_step<shape<64, 1>, shape<64>, new_last_axis>>;
+  CHECK(check_gather_plan<shape<64, 128>, order::mma, shape<64>, order::standard, p64x128>().ok);
+  // A (16, 256) evaluation: 16 rows in one warp... and round-robin evaluations.
+  using p16 =
+      path<path_step<shape<16, 256>, shape<16, 1>, broadcast_map>, path_step<shape<16, 1>, shape<16>, new_last_axis>>;
+  check_gather_plan<shape<16, 256>, order::standard, shape<16>, order::standard, p16>();
+  using p256x4 =
+      path<path_step<shape<256, 4>, shape<256, 1>, broadcast_map>, path_step<shape<256, 1>, shape<256>, new_last_axis>>;
+  check_gather_plan<shape<256, 4>, order::standard, shape<256>, order::standard, p256x4>();
+  // keep_dims: a (64, 1) block broadcast straight back.
+  using pkeep = path<path_step<shape<64, 64>, shape<64, 1>, broadcast_map>>;
+  CHECK(check_gather_plan<shape<64, 64>, order::standard, shape<64, 1>, order::standard, pkeep>().ok);
+  // The same block into rows 0..127: rows 64.. lie in other warps (staged).
+  using p128 =
+      path<path_step<shape<128, 64>, shape<128, 1>, broadcast_map>, path_step<shape<128, 1>, shape<128>, new_last_axis>>;
+  CHECK_FALSE(check_gather_plan<shape<128, 64>, order::mma, shape<128>, order::standard, p128>().ok);
+  // A column broadcast x(None, _): every warp reads all columns, which lie in all warps (staged).
+  using cols = tl::detail::insert_axes_map<tl::detail::expand_plan<0>>;
+  using pcol = path<path_step<shape<64, 64>, shape<1, 64>, broadcast_map>, path_step<shape<1, 64>, shape<64>, cols>>;
+  CHECK_FALSE(check_gather_plan<shape<64, 64>, order::standard, shape<64>, order::standard, pcol>().ok);
+  // A block of the evaluation's shape in the other register order: its slots follow the
+  // reader's lanes (staged).
+  CHECK_FALSE(check_gather_plan<shape<64, 64>, order::mma, shape<64, 64>, order::standard, path<>>().ok);
+}

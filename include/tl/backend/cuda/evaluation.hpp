@@ -71,12 +71,20 @@ using own_layout = layout<shape_of_t<X>, evaluation_order(order_of<X>())>;
 
 // ---- blocks ----
 
+// The most elements of a block read through a broadcast that a thread gathers into registers
+// (register broadcasts, below); a block that would need more is staged.
+inline constexpr int max_gathered = 4;
+
 template <class T, class S, origin O>
 struct block_storage {
   static constexpr order register_order = held_order<S, O>;
   using layout = cuda::layout<S, register_order>;
   slot_array<T, layout::slots> v;  // this thread's slots (16-bit elements two to a register)
   const T* staged = nullptr;       // where the block was staged, while an evaluation reads it so
+  // Or the elements this thread reads, gathered by warp shuffles: entry k holds the element
+  // whose flat index has the bits k in the positions gather_mask marks (-1: not gathered).
+  T gathered[max_gathered];
+  int gather_mask = -1;
 
   // The element at c, read by coordinate (a rank-0 block tested in an `if`, a staged block).
   TL_INLINE T read(const coord<S::rank>& c) const { return read(c, -1); }
@@ -93,8 +101,23 @@ struct block_storage {
         if (f == k) r = v[k];
       return r;
     } else {
-      return slot >= 0 ? v[slot] : staged[ravel<S>(c)];
+      if (slot >= 0) return v[slot];
+      if (gather_mask >= 0) return gathered_at(ravel<S>(c));
+      return staged[ravel<S>(c)];
     }
+  }
+  // A gathered element by its flat index (gather_mask is a constant where the evaluation set
+  // it, so the entry's index folds to a constant too; else a chain of selects).
+  TL_INLINE T gathered_at(std::int64_t f) const {
+    int k = 0, j = 0;
+    TL_UNROLL
+    for (int b = 0; b < 31; ++b)
+      if ((gather_mask >> b) & 1) k |= int((f >> b) & 1) << j++;
+    T r = gathered[0];
+    TL_UNROLL
+    for (int e = 1; e < max_gathered; ++e)
+      if (k == e) r = gathered[e];
+    return r;
   }
   // Every element set to x (held elements only).
   TL_INLINE void fill(T x) {
@@ -266,32 +289,169 @@ TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<
   }
 }
 
-// ---- staging ----
+// ---- staging and register broadcasts ----
+//
+// A block read through a broadcast or a view is staged in shared memory (two barriers), or,
+// in an evaluation that reads only the coordinates of its threads' own slots (an assignment,
+// a reduction's input), gathered by warp shuffles when every element a thread reads lies in
+// its own warp, in a slot that the reading slot alone decides (not the reading lane). Then
+// each thread shuffles in the few distinct elements it reads (at most max_gathered), and the
+// evaluation needs no shared memory and no barrier: `qk - m(_, None)` in a tiled evaluation,
+// a row's maximum taken back to the row, where the reduction left it in the row's warp. For
+// power-of-two shapes the map from the evaluation's flat index to the block's moves or drops
+// bits (broadcasts, new axes, permutations, reshapes), and the plan reads it off bit by bit at
+// compile time.
+
+// The coordinate maps from an evaluation's shape to one of its operands': the views and
+// broadcasts between them, outermost first.
+template <class Out, class In, class Map>
+struct path_step {};
+template <class... Steps>
+struct path {};
+
+template <class Path, class Step>
+struct path_then;
+template <class... Steps, class Step>
+struct path_then<path<Steps...>, Step> {
+  using type = path<Steps..., Step>;
+};
+
+template <int R>
+TL_INLINE constexpr coord<R> apply_path(path<>, const coord<R>& c) {
+  return c;
+}
+template <class Out, class In, class Map, class... Rest>
+TL_INLINE constexpr auto apply_path(path<path_step<Out, In, Map>, Rest...>, const coord<Out::rank>& c) {
+  return apply_path(path<Rest...>{}, Map::template apply<Out, In>(c));
+}
+
+// Where a walk over an expression is: reading coordinates that this thread may not hold
+// (shared memory only), or evaluating shape S in order O at its own slots, Path away.
+struct staging_only {};
+template <class S, order O, class Path>
+struct own_slots {};
+
+// The context of operand Op of node X.
+template <class Ctx, class X, class Op>
+struct operand_context {
+  using type = staging_only;
+};
+template <class S, order O, class Path, class X, class Op>
+struct operand_context<own_slots<S, O, Path>, X, Op> {
+  using XS = shape_of_t<X>;
+  using OS = shape_of_t<Op>;
+  static auto pick() {
+    if constexpr (requires { X::is_view; })
+      return own_slots<S, O, typename path_then<Path, path_step<XS, OS, typename X::map_type>>::type>{};
+    else if constexpr (std::is_same_v<XS, OS>) return own_slots<S, O, Path>{};
+    else return own_slots<S, O, typename path_then<Path, path_step<XS, OS, broadcast_map>>::type>{};
+  }
+  using type = decltype(pick());
+};
+template <class Ctx, class X, class Op>
+using operand_context_t = typename operand_context<Ctx, X, std::remove_cvref_t<Op>>::type;
+
+// How a reader (layout L over shape S) gets the elements of a block (layout LX over shape XS)
+// Path away by shuffles: entry k of the reader's gathered elements comes from the holder
+// whose slot bit p is bit slot_k[p] of k (-1: 0) and whose lane bit q is lane_src[q]:
+// 0: 0, 1 + b: bit b of k, -1 - tb: the reader's own thread bit tb.
+struct gather_plan {
+  bool ok = false;
+  int k_bits = 0;
+  unsigned mask = 0;  // the block's flat index bits that make k (lowest first)
+  int slot_k[32] = {};
+  int lane_src[5] = {};
+};
+
+template <class L, class LX, class S, class XS, class Path>
+constexpr gather_plan make_gather_plan() {
+  gather_plan p;
+  if constexpr (!L::pow2 || L::replicated || !LX::pow2 || LX::replicated) {
+    return p;
+  } else {
+    constexpr bit_map D = L::bits, X = LX::bits;
+    int from[48];  // block bit j: the reader's flat bit it comes from (-1: always 0)
+    for (int& f : from) f = -1;
+    for (int b = 0; b < D.bits; ++b) {
+      const std::int64_t f = ravel<XS>(apply_path(Path{}, unravel<S>(std::int64_t(1) << b)));
+      if (f == 0) continue;
+      const int j = log2_exact(f);
+      if (j < 0 || from[j] >= 0) return p;  // not a map of bits
+      from[j] = b;
+    }
+    for (int q = 5; q < 32; ++q)  // a warp the reader spans that the block leaves empty
+      if (((D.thread_used >> q) & 1u) && !((X.thread_used >> q) & 1u)) return p;
+    for (int& k : p.slot_k) k = -1;
+    int kb = 0;
+    for (int j = 0; j < X.bits; ++j) {
+      const bool has = from[j] >= 0;
+      const int d = has ? D.src[from[j]] : 0;
+      if (X.src[j] >= 0) {  // the holder's slot bit: must follow the reader's slot
+        if (!has) continue;
+        if (d < 0) return p;
+        p.slot_k[X.src[j]] = kb++;
+        p.mask |= 1u << j;
+      } else if (const int q = -1 - X.src[j]; q >= 5) {  // a warp bit: must be the reader's own
+        if (!has || d != X.src[j]) return p;
+      } else if (has) {  // a lane bit: from the reader's slot (a constant) or its thread
+        if (d >= 0) {
+          p.lane_src[q] = 1 + kb++;
+          p.mask |= 1u << j;
+        } else {
+          p.lane_src[q] = d;
+        }
+      }
+    }
+    p.k_bits = kb;
+    p.ok = (1 << kb) <= max_gathered;
+    return p;
+  }
+}
+
+template <class X, class Ctx>
+inline constexpr gather_plan plan_of = {};
+template <class X, class S, order O, class Path>
+inline constexpr gather_plan plan_of<X, own_slots<S, O, Path>> =
+    make_gather_plan<layout<S, evaluation_order(O)>, own_layout<X>, S, shape_of_t<X>, Path>();
 
 // Is operand O of node X read slot for slot when X is (Id)? (A view's operand never is.)
 template <class X, class O, bool Id>
 inline constexpr bool operand_identity =
     Id && !requires { X::is_view; } && read_in_place<O, typename X::shape_type, order_of<X>()>;
 
-template <class E, bool Id>
-constexpr int staged_bytes();
+struct staging_needs {
+  int bytes = 0;    // shared memory
+  int gathers = 0;  // blocks gathered into registers
+  constexpr staging_needs operator+(staging_needs o) const { return {bytes + o.bytes, gathers + o.gathers}; }
+};
 
-template <class X, bool Id, class... O>
-constexpr int operands_staged_bytes(type_list<O...>) {
-  return (0 + ... + staged_bytes<O, operand_identity<X, O, Id>>());
+template <class E, bool Id, class Ctx>
+constexpr staging_needs staging_of();
+
+template <class X, bool Id, class Ctx, class... O>
+constexpr staging_needs operands_staging(type_list<O...>) {
+  return (staging_needs{} + ... + staging_of<O, operand_identity<X, O, Id>, operand_context_t<Ctx, X, O>>());
 }
 
-// Shared memory bytes that evaluating E needs; Id: E itself is read slot for slot.
-template <class E, bool Id>
-constexpr int staged_bytes() {
+// What evaluating E needs; Id: E itself is read slot for slot; Ctx: where the walk is.
+template <class E, bool Id, class Ctx>
+constexpr staging_needs staging_of() {
   using X = std::remove_cvref_t<E>;
   if constexpr (is_held_block_v<X>) {
-    return (!Id && !own_layout<X>::replicated) ? smem_bytes<typename X::value_type>(X::size) : 0;
+    if constexpr (Id || own_layout<X>::replicated) return {};
+    else if constexpr (plan_of<X, Ctx>.ok) return {0, 1};
+    else return {smem_bytes<typename X::value_type>(X::size), 0};
   } else if constexpr (requires { typename X::operand_types; }) {
-    return operands_staged_bytes<X, Id>(typename X::operand_types{});
+    return operands_staging<X, Id, Ctx>(typename X::operand_types{});
   } else {
-    return 0;
+    return {};
   }
+}
+
+// Shared memory bytes that evaluating E needs (everything staged).
+template <class E, bool Id>
+constexpr int staged_bytes() {
+  return staging_of<E, Id, staging_only>().bytes;
 }
 
 #if TL_DEVICE_PASS
@@ -307,41 +467,83 @@ __device__ __forceinline__ void write_rows(const X& x, typename X::value_type* d
     if (L::valid(t, i)) dst[L::flat(t, i)] = x.v[i];
 }
 
+// Gathers the elements of block x that this thread reads (plan P) by warp shuffles: one per
+// entry, every thread of the program taking part.
+template <gather_plan P, class X>
+__device__ __forceinline__ void gather_rows(X& x) {
+  const unsigned t = unsigned(thread_id());
+  static_for<(1 << P.k_bits)>([&](auto k) {
+    constexpr int slot = [] {
+      int s = 0;
+      for (int b = 0; b < 32; ++b)
+        if (P.slot_k[b] >= 0) s |= ((decltype(k)::value >> P.slot_k[b]) & 1) << b;
+      return s;
+    }();
+    unsigned lane = 0;
+    TL_UNROLL
+    for (int q = 0; q < 5; ++q) {
+      if (P.lane_src[q] > 0) lane |= unsigned((decltype(k)::value >> (P.lane_src[q] - 1)) & 1) << q;
+      else if (P.lane_src[q] < 0) lane |= ((t >> (-1 - P.lane_src[q])) & 1u) << q;
+    }
+    using T = typename X::value_type;
+    x.gathered[k] = shuffle_word(T(x.v[slot]), [&](auto u) { return __shfl_sync(0xffffffffu, u, int(lane)); });
+  });
+  x.gather_mask = int(P.mask);
+}
+
 // Writes the blocks of e that are read through broadcasts or views to shared memory at
-// base + offset, and points them there.
-template <bool Id, class E>
+// base + offset and points them there, or gathers them into registers.
+template <bool Id, class Ctx, class E>
 __device__ __forceinline__ void stage_walk(E& e, char* base, int& offset) {
   using X = std::remove_cvref_t<E>;
+  constexpr staging_needs need = staging_of<X, Id, Ctx>();
   if constexpr (is_held_block_v<X>) {
-    if constexpr (staged_bytes<X, Id>() > 0) {
+    if constexpr (need.bytes > 0) {
       using T = typename X::value_type;
       T* dst = reinterpret_cast<T*>(base + offset);
       write_rows(e, dst);
       e.staged = dst;
       offset += smem_bytes<T>(X::size);
+    } else if constexpr (need.gathers > 0) {
+      gather_rows<plan_of<X, Ctx>>(e);
     }
   } else if constexpr (requires { typename X::operand_types; }) {
-    if constexpr (staged_bytes<X, Id>() > 0) {
+    if constexpr (need.bytes > 0 || need.gathers > 0) {
       e.for_each_operand([&](auto& o) {
-        stage_walk<operand_identity<X, std::remove_cvref_t<decltype(o)>, Id>>(o, base, offset);
+        using O = std::remove_cvref_t<decltype(o)>;
+        stage_walk<operand_identity<X, O, Id>, operand_context_t<Ctx, X, O>>(o, base, offset);
       });
     }
   }
 }
 
+// The context of an expression E evaluated over shape S in order O (OwnSlots: at the
+// threads' own slots only).
+template <class S, order O, bool OwnSlots, class E>
+using top_context =
+    std::conditional_t<!OwnSlots, staging_only,
+                       own_slots<S, O,
+                                 std::conditional_t<std::is_same_v<shape_of_t<E>, S>, path<>,
+                                                    path<path_step<S, shape_of_t<E>, broadcast_map>>>>>;
+
 // Stages, for an evaluation over shape S in order O, the expressions es (each read slot for
 // slot if it has shape S and agrees with O). Two barriers: the first lets earlier readers of
 // the scratch finish, the second makes the writes visible. Nothing to stage: no barrier, no
-// shared memory.
-template <class S, order O, class... E>
+// shared memory. OwnSlots: the evaluation reads the coordinates of this thread's own slots
+// only, so blocks may be gathered into registers instead.
+template <class S, order O, bool OwnSlots = false, class... E>
 __device__ __forceinline__ void stage(E&... es) {
-  constexpr int bytes = (0 + ... + staged_bytes<E, read_in_place<E, S, O>>());
-  if constexpr (bytes > 0) {
-    char* base = scratch<scratch_size(bytes)>();
+  constexpr staging_needs need =
+      (staging_needs{} + ... + staging_of<E, read_in_place<E, S, O>, top_context<S, O, OwnSlots, E>>());
+  if constexpr (need.bytes > 0) {
+    char* base = scratch<scratch_size(need.bytes)>();
     int offset = 0;
     barrier();
-    (stage_walk<read_in_place<E, S, O>>(es, base, offset), ...);
+    (stage_walk<read_in_place<E, S, O>, top_context<S, O, OwnSlots, E>>(es, base, offset), ...);
     barrier();
+  } else if constexpr (need.gathers > 0) {
+    int offset = 0;
+    (stage_walk<read_in_place<E, S, O>, top_context<S, O, OwnSlots, E>>(es, nullptr, offset), ...);
   }
 }
 
@@ -355,7 +557,7 @@ __device__ __forceinline__ void stage_each(E&... es) {
     char* base = scratch<scratch_size(bytes)>();
     int offset = 0;
     if constexpr (Barriers) barrier();
-    (stage_walk<true>(es, base, offset), ...);
+    (stage_walk<true, staging_only>(es, base, offset), ...);
     if constexpr (Barriers) barrier();
   }
 }
@@ -369,7 +571,7 @@ __device__ __forceinline__ void evaluate_into(B& b, const E& e) {
   using L = typename B::layout;
   constexpr order O = B::register_order;
   E ex = e;  // a copy whose broadcast blocks can be pointed at their staged copies
-  stage<S, O>(ex);
+  stage<S, O, true>(ex);
   const int t = thread_id();
   constexpr int V = L::vec;
   if constexpr (V > 1 && ES::rank >= 1 && ES::dim(ES::rank - 1) % V == 0) {

@@ -17,8 +17,6 @@
 // fold each result, joined with __shfl_down_sync.
 #pragma once
 
-#include <cstring>
-
 #include "evaluation.hpp"
 
 namespace tl::detail::cuda {
@@ -131,17 +129,6 @@ TL_INLINE unsigned holder_of_flat(std::uint32_t f) {
 
 
 #if TL_DEVICE_PASS
-// A warp shuffle of any 1- to 8-byte value, moved as one 32- or 64-bit word.
-template <class T, class Shuffle>
-__device__ __forceinline__ T shuffle_word(const T& x, Shuffle&& shuffle) {
-  static_assert(sizeof(T) <= 8, "tl: reductions shuffle values of at most 8 bytes");
-  std::conditional_t<(sizeof(T) <= 4), unsigned, unsigned long long> u = 0;
-  std::memcpy(&u, &x, sizeof(T));
-  u = shuffle(u);
-  T r;
-  std::memcpy(&r, &u, sizeof(T));
-  return r;
-}
 template <class T>
 __device__ __forceinline__ T shuffle_down(const T& x, int delta, int width) {
   return shuffle_word(x, [&](auto u) { return __shfl_down_sync(0xffffffffu, u, delta, width); });
@@ -214,8 +201,8 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
 
   // The input is evaluated slot by slot as it is folded, never held whole: a 128 x 128
   // expression costs the registers of its partial results only.
-  E x = e;  // a copy whose broadcast blocks can be pointed at their staged copies
-  stage<S, O>(x);
+  E x = e;  // a copy whose broadcast blocks can be pointed at their staged copies (or gathered)
+  stage<S, O, true>(x);
   const int t = thread_id();
 
   // 1. Registers: slot i (its axis slot bits zero) folds every slot i | sub, sub in those bits.

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "../../core/dtype.hpp"
 #include "layout.hpp"
@@ -83,5 +85,19 @@ struct slot_array<T, N> {
     }
   }
 };
+
+#if TL_DEVICE_PASS
+// A warp shuffle of any 1- to 8-byte value, moved as one 32- or 64-bit word.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_word(const T& x, Shuffle&& shuffle) {
+  static_assert(sizeof(T) <= 8, "tl: a shuffle moves values of at most 8 bytes");
+  std::conditional_t<(sizeof(T) <= 4), unsigned, unsigned long long> u = 0;
+  std::memcpy(&u, &x, sizeof(T));
+  u = shuffle(u);
+  T r;
+  std::memcpy(&r, &u, sizeof(T));
+  return r;
+}
+#endif
 
 }  // namespace tl::detail::cuda
