@@ -81,10 +81,9 @@ struct block_storage {
   using layout = cuda::layout<S, register_order>;
   slot_array<T, layout::slots> v;  // this thread's slots (16-bit elements two to a register)
   const T* staged = nullptr;       // where the block was staged, while an evaluation reads it so
-  // Or the elements this thread reads, gathered by warp shuffles: entry k holds the element
-  // whose flat index has the bits k in the positions gather_mask marks (-1: not gathered).
+  // Or the elements this thread reads, gathered by warp shuffles (register broadcasts, below):
+  // entry k holds the element whose flat index has the bits of k where Mask has its bits.
   T gathered[max_gathered];
-  int gather_mask = -1;
 
   // The element at c, read by coordinate (a rank-0 block tested in an `if`, a staged block).
   TL_INLINE T read(const coord<S::rank>& c) const { return read(c, -1); }
@@ -101,22 +100,23 @@ struct block_storage {
         if (f == k) r = v[k];
       return r;
     } else {
-      if (slot >= 0) return v[slot];
-      if (gather_mask >= 0) return gathered_at(ravel<S>(c));
-      return staged[ravel<S>(c)];
+      return slot >= 0 ? v[slot] : staged[ravel<S>(c)];
     }
   }
-  // A gathered element by its flat index (gather_mask is a constant where the evaluation set
-  // it, so the entry's index folds to a constant too; else a chain of selects).
-  TL_INLINE T gathered_at(std::int64_t f) const {
-    int k = 0, j = 0;
-    TL_UNROLL
-    for (int b = 0; b < 31; ++b)
-      if ((gather_mask >> b) & 1) k |= int((f >> b) & 1) << j++;
+  // A gathered element at c (c's flat index bits where Mask has its bits give the entry: a
+  // constant once the evaluation's slot loop is unrolled).
+  template <unsigned Mask>
+  TL_INLINE T read_gathered(const coord<S::rank>& c) const {
+    const auto f = std::uint64_t(ravel<S>(c));
+    int k = 0;
+    static_for<32>([&](auto b) {
+      if constexpr ((Mask >> b) & 1u) k |= int((f >> b) & 1u) << __builtin_popcount(Mask & ((1u << b) - 1u));
+    });
     T r = gathered[0];
-    TL_UNROLL
-    for (int e = 1; e < max_gathered; ++e)
-      if (k == e) r = gathered[e];
+    static_for<(1 << __builtin_popcount(Mask))>([&](auto e) {
+      if constexpr (e > 0)
+        if (k == e) r = gathered[e];
+    });
     return r;
   }
   // Every element set to x (held elements only).
@@ -133,163 +133,7 @@ template <class E>
 using own_block_t = block_t<value_of_t<E>, shape_of_t<E>,
                             evaluation_order(order_of<E>()) == order::mma ? origin::computed : origin::loaded>;
 
-// ---- the evaluator ----
-
-template <class X>
-TL_INLINE value_of_t<X> at(const X& x, const coord<shape_of_t<X>::rank>& c, int slot);
-
-// Operand x of a node of shape Parent evaluated in order O, at the node's coordinate c. An
-// operand read in place is read at the same coordinate and register slot; one of the node's
-// shape in another order at the coordinate only (it is staged), and a smaller one is broadcast.
-template <class Parent, order O, class X>
-TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c, int slot) {
-  using XS = typename X::shape_type;
-  if constexpr (read_in_place<X, Parent, O>) return at(x, c, slot);
-  else if constexpr (std::is_same_v<XS, Parent>) return at(x, c, -1);
-  else return at(x, broadcast_coord<XS>(c), -1);
-}
-
-// A node's element from its operands' (visit's callee: a named functor, so that the call is
-// forced inline as every other step of the evaluation; a lambda's is left to the inliner, which
-// gave up on large expressions).
-template <class X>
-struct apply_at {
-  using S = shape_of_t<X>;
-  const coord<S::rank>& c;
-  int slot;
-  template <class... O>
-  TL_INLINE value_of_t<X> operator()(const O&... o) const {
-    return X::apply(operand_at<S, order_of<X>()>(o, c, slot)...);
-  }
-};
-
-template <class X>
-TL_INLINE value_of_t<X> at(const X& x, const coord<shape_of_t<X>::rank>& c, int slot) {
-  using S = shape_of_t<X>;
-  if constexpr (is_held_block_v<X>) {
-    if constexpr (requires { x.read(c, slot); }) return x.read(c, slot);
-    else return x.read(c);  // a block the host holds whole (host code checking this evaluator)
-  } else if constexpr (requires { X::is_view; }) {
-    return at(x.e, X::map_type::template apply<S, shape_of_t<decltype(x.e)>>(c), -1);
-  } else if constexpr (requires { X::short_circuit; }) {  // where(): only the chosen operand
-    constexpr order O = order_of<X>();
-    using V = value_of_t<X>;
-    return convert<bool>(operand_at<S, O>(x.cond, c, slot)) ? convert<V>(operand_at<S, O>(x.a, c, slot))
-                                                            : convert<V>(operand_at<S, O>(x.b, c, slot));
-  } else if constexpr (requires { typename X::operand_types; }) {
-    return x.visit(apply_at<X>{c, slot});
-  } else {
-    return x.at(c);  // scalars and aranges: computed from the coordinate
-  }
-}
-
-// ---- chunks ----
-
-template <class T, int V>
-using chunk_t = vector_of<T, V>;
-
-template <int V, class E>
-TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<E>::rank>& c, int slot);
-
-// Operand x of a node of shape Parent evaluated in order O, for the chunk at c: read once
-// when x is broadcast along the last axis (a scalar, or a last axis of 1), else as a chunk of
-// its own (by coordinate only when its order is another: operand_at says why).
-template <class Parent, order O, int V, class X>
-TL_INLINE auto operand_chunk(const X& x, const coord<Parent::rank>& c, int slot) {
-  using XS = shape_of_t<X>;
-  using T = value_of_t<X>;
-  if constexpr (std::is_same_v<XS, Parent>) {
-    return chunk_at<V>(x, c, read_in_place<X, Parent, O> ? slot : -1);
-  } else if constexpr (XS::rank == 0 || XS::dim(XS::rank - 1) == 1) {
-    const T one = at(x, broadcast_coord<XS>(c), -1);
-    chunk_t<T, V> r;
-    TL_UNROLL
-    for (int k = 0; k < V; ++k) r.x[k] = one;
-    return r;
-  } else {
-    return chunk_at<V>(x, broadcast_coord<XS>(c), -1);
-  }
-}
-
-// Applies f to the k-th elements of the operands' chunks.
-template <class T, int V, class F>
-TL_INLINE chunk_t<T, V> chunk_map(F&& f) {
-  chunk_t<T, V> r;
-  TL_UNROLL
-  for (int k = 0; k < V; ++k) r.x[k] = f(k);
-  return r;
-}
-
-// Element by element (the chunk's elements follow each other in the last axis and, when
-// slot >= 0, in the slots).
-template <int V, class E>
-TL_INLINE chunk_t<value_of_t<E>, V> element_chunk(const E& e, const coord<shape_of_t<E>::rank>& c, int slot) {
-  constexpr int rank = shape_of_t<E>::rank;
-  static_assert(rank >= 1, "tl: a chunk lies along the last axis of a block of rank 1 or more");
-  return chunk_map<value_of_t<E>, V>([&](int k) {
-    coord<rank> ck = c;
-    ck[rank - 1] += k;
-    return at(e, ck, slot >= 0 ? slot + k : -1);
-  });
-}
-
-// Views whose map keeps a chunk whole (maps along the last axis by the identity, or a reshape
-// whose input rows hold whole chunks) pass the chunk on; others go element by element.
-template <class Map, class Out, class In, int V>
-inline constexpr bool keeps_chunks = false;
-template <class Out, class In, int V>
-inline constexpr bool keeps_chunks<broadcast_map, Out, In, V> = true;  // operand_chunk handles a last axis of 1
-template <class Out, class In, int V>
-inline constexpr bool keeps_chunks<reshape_map, Out, In, V> = In::rank > 0 && In::dim(In::rank - 1) % V == 0;
-template <class Plan, class Out, class In, int V>
-inline constexpr bool keeps_chunks<insert_axes_map<Plan>, Out, In, V> = !Plan::is_new(Out::rank - 1);
-template <int... P, class Out, class In, int V>
-inline constexpr bool keeps_chunks<permute_map<P...>, Out, In, V> = [] {
-  constexpr int p[] = {P..., 0};
-  return p[Out::rank - 1] == In::rank - 1;
-}();
-
-// A node's chunk from its operands' chunks (visit's callee, forced inline as apply_at).
-template <class X, int V>
-struct apply_to_chunks {
-  using S = shape_of_t<X>;
-  const coord<S::rank>& c;
-  int slot;
-  template <class... W>
-  TL_INLINE static chunk_t<value_of_t<X>, V> apply(const W&... w) {
-    chunk_t<value_of_t<X>, V> r;
-    TL_UNROLL
-    for (int k = 0; k < V; ++k) r.x[k] = X::apply(w.x[k]...);
-    return r;
-  }
-  template <class... O>
-  TL_INLINE chunk_t<value_of_t<X>, V> operator()(const O&... o) const {
-    return apply(operand_chunk<S, order_of<X>(), V>(o, c, slot)...);
-  }
-};
-
-// The V elements of e from coordinate c on along the last axis (c's last coordinate a multiple
-// of V, the axis a multiple of V long); slot: the first one's register slot, or -1.
-// Elementwise nodes read each operand by chunks (once per chunk when broadcast along the rows),
-// then apply the node's scalar rule to the k-th of each.
-template <int V, class E>
-TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<E>::rank>& c, int slot) {
-  using X = std::remove_cvref_t<E>;
-  using S = shape_of_t<X>;
-  if constexpr (requires { X::is_view; }) {
-    using In = shape_of_t<decltype(e.e)>;
-    using Map = typename X::map_type;
-    if constexpr (!keeps_chunks<Map, S, In, V>) return element_chunk<V>(e, c, slot);
-    else if constexpr (std::is_same_v<Map, broadcast_map>) return operand_chunk<S, order::any, V>(e.e, c, -1);
-    else return chunk_at<V>(e.e, Map::template apply<S, In>(c), -1);
-  } else if constexpr (requires { typename X::operand_types; } && !is_held_block_v<X>) {
-    return e.visit(apply_to_chunks<X, V>{c, slot});
-  } else {
-    return element_chunk<V>(e, c, slot);
-  }
-}
-
-// ---- staging and register broadcasts ----
+// ---- where an evaluation reads: contexts and register broadcasts ----
 //
 // A block read through a broadcast or a view is staged in shared memory (two barriers), or,
 // in an evaluation that reads only the coordinates of its threads' own slots (an assignment,
@@ -300,7 +144,8 @@ TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<
 // a row's maximum taken back to the row, where the reduction left it in the row's warp. For
 // power-of-two shapes the map from the evaluation's flat index to the block's moves or drops
 // bits (broadcasts, new axes, permutations, reshapes), and the plan reads it off bit by bit at
-// compile time.
+// compile time. The staging walk and the evaluator see the same context for each operand
+// (operand_context), so both know at compile time which blocks are gathered.
 
 // The coordinate maps from an evaluation's shape to one of its operands': the views and
 // broadcasts between them, outermost first.
@@ -414,6 +259,182 @@ template <class X, class S, order O, class Path>
 inline constexpr gather_plan plan_of<X, own_slots<S, O, Path>> =
     make_gather_plan<layout<S, evaluation_order(O)>, own_layout<X>, S, shape_of_t<X>, Path>();
 
+
+// The context of an expression E evaluated over shape S in order O (OwnSlots: at the
+// threads' own slots only).
+template <class S, order O, bool OwnSlots, class E>
+using top_context =
+    std::conditional_t<!OwnSlots, staging_only,
+                       own_slots<S, O,
+                                 std::conditional_t<std::is_same_v<shape_of_t<E>, S>, path<>,
+                                                    path<path_step<S, shape_of_t<E>, broadcast_map>>>>>;
+
+// ---- the evaluator ----
+//
+// Every function below carries Ctx, the context of the expression it reads (where it is in an
+// evaluation: staging_only, or own_slots with the path from the evaluation's shape), so that
+// a block the staging walk gathered into registers is read from them.
+
+template <class Ctx = staging_only, class X>
+TL_INLINE value_of_t<X> at(const X& x, const coord<shape_of_t<X>::rank>& c, int slot);
+
+// Operand x (its context Ctx) of a node of shape Parent evaluated in order O, at the node's
+// coordinate c. An operand read in place is read at the same coordinate and register slot; one
+// of the node's shape in another order at the coordinate only (it is staged), and a smaller
+// one is broadcast.
+template <class Parent, order O, class Ctx = staging_only, class X>
+TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c, int slot) {
+  using XS = typename X::shape_type;
+  if constexpr (read_in_place<X, Parent, O>) return at<Ctx>(x, c, slot);
+  else if constexpr (std::is_same_v<XS, Parent>) return at<Ctx>(x, c, -1);
+  else return at<Ctx>(x, broadcast_coord<XS>(c), -1);
+}
+
+// A node's element from its operands' (visit's callee: a named functor, so that the call is
+// forced inline as every other step of the evaluation; a lambda's is left to the inliner, which
+// gave up on large expressions).
+template <class X, class Ctx>
+struct apply_at {
+  using S = shape_of_t<X>;
+  const coord<S::rank>& c;
+  int slot;
+  template <class... O>
+  TL_INLINE value_of_t<X> operator()(const O&... o) const {
+    return X::apply(operand_at<S, order_of<X>(), operand_context_t<Ctx, X, O>>(o, c, slot)...);
+  }
+};
+
+template <class Ctx, class X>
+TL_INLINE value_of_t<X> at(const X& x, const coord<shape_of_t<X>::rank>& c, int slot) {
+  using S = shape_of_t<X>;
+  if constexpr (is_held_block_v<X>) {
+    if constexpr (plan_of<X, Ctx>.ok) return slot >= 0 ? X::value_type(x.v[slot]) : x.template read_gathered<plan_of<X, Ctx>.mask>(c);
+    else if constexpr (requires { x.read(c, slot); }) return x.read(c, slot);
+    else return x.read(c);  // a block the host holds whole (host code checking this evaluator)
+  } else if constexpr (requires { X::is_view; }) {
+    return at<operand_context_t<Ctx, X, decltype(x.e)>>(x.e, X::map_type::template apply<S, shape_of_t<decltype(x.e)>>(c), -1);
+  } else if constexpr (requires { X::short_circuit; }) {  // where(): only the chosen operand
+    constexpr order O = order_of<X>();
+    using V = value_of_t<X>;
+    return convert<bool>(operand_at<S, O, operand_context_t<Ctx, X, decltype(x.cond)>>(x.cond, c, slot))
+               ? convert<V>(operand_at<S, O, operand_context_t<Ctx, X, decltype(x.a)>>(x.a, c, slot))
+               : convert<V>(operand_at<S, O, operand_context_t<Ctx, X, decltype(x.b)>>(x.b, c, slot));
+  } else if constexpr (requires { typename X::operand_types; }) {
+    return x.visit(apply_at<X, Ctx>{c, slot});
+  } else {
+    return x.at(c);  // scalars and aranges: computed from the coordinate
+  }
+}
+
+// ---- chunks ----
+
+template <class T, int V>
+using chunk_t = vector_of<T, V>;
+
+template <int V, class Ctx = staging_only, class E>
+TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<E>::rank>& c, int slot);
+
+// Operand x (its context Ctx) of a node of shape Parent evaluated in order O, for the chunk at
+// c: read once when x is broadcast along the last axis (a scalar, or a last axis of 1), else as
+// a chunk of its own (by coordinate only when its order is another: operand_at says why).
+template <class Parent, order O, int V, class Ctx = staging_only, class X>
+TL_INLINE auto operand_chunk(const X& x, const coord<Parent::rank>& c, int slot) {
+  using XS = shape_of_t<X>;
+  using T = value_of_t<X>;
+  if constexpr (std::is_same_v<XS, Parent>) {
+    return chunk_at<V, Ctx>(x, c, read_in_place<X, Parent, O> ? slot : -1);
+  } else if constexpr (XS::rank == 0 || XS::dim(XS::rank - 1) == 1) {
+    const T one = at<Ctx>(x, broadcast_coord<XS>(c), -1);
+    chunk_t<T, V> r;
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) r.x[k] = one;
+    return r;
+  } else {
+    return chunk_at<V, Ctx>(x, broadcast_coord<XS>(c), -1);
+  }
+}
+
+// Applies f to the k-th elements of the operands' chunks.
+template <class T, int V, class F>
+TL_INLINE chunk_t<T, V> chunk_map(F&& f) {
+  chunk_t<T, V> r;
+  TL_UNROLL
+  for (int k = 0; k < V; ++k) r.x[k] = f(k);
+  return r;
+}
+
+// Element by element (the chunk's elements follow each other in the last axis and, when
+// slot >= 0, in the slots).
+template <int V, class Ctx = staging_only, class E>
+TL_INLINE chunk_t<value_of_t<E>, V> element_chunk(const E& e, const coord<shape_of_t<E>::rank>& c, int slot) {
+  constexpr int rank = shape_of_t<E>::rank;
+  static_assert(rank >= 1, "tl: a chunk lies along the last axis of a block of rank 1 or more");
+  return chunk_map<value_of_t<E>, V>([&](int k) {
+    coord<rank> ck = c;
+    ck[rank - 1] += k;
+    return at<Ctx>(e, ck, slot >= 0 ? slot + k : -1);
+  });
+}
+
+// Views whose map keeps a chunk whole (maps along the last axis by the identity, or a reshape
+// whose input rows hold whole chunks) pass the chunk on; others go element by element.
+template <class Map, class Out, class In, int V>
+inline constexpr bool keeps_chunks = false;
+template <class Out, class In, int V>
+inline constexpr bool keeps_chunks<broadcast_map, Out, In, V> = true;  // operand_chunk handles a last axis of 1
+template <class Out, class In, int V>
+inline constexpr bool keeps_chunks<reshape_map, Out, In, V> = In::rank > 0 && In::dim(In::rank - 1) % V == 0;
+template <class Plan, class Out, class In, int V>
+inline constexpr bool keeps_chunks<insert_axes_map<Plan>, Out, In, V> = !Plan::is_new(Out::rank - 1);
+template <int... P, class Out, class In, int V>
+inline constexpr bool keeps_chunks<permute_map<P...>, Out, In, V> = [] {
+  constexpr int p[] = {P..., 0};
+  return p[Out::rank - 1] == In::rank - 1;
+}();
+
+// A node's chunk from its operands' chunks (visit's callee, forced inline as apply_at).
+template <class X, int V, class Ctx>
+struct apply_to_chunks {
+  using S = shape_of_t<X>;
+  const coord<S::rank>& c;
+  int slot;
+  template <class... W>
+  TL_INLINE static chunk_t<value_of_t<X>, V> apply(const W&... w) {
+    chunk_t<value_of_t<X>, V> r;
+    TL_UNROLL
+    for (int k = 0; k < V; ++k) r.x[k] = X::apply(w.x[k]...);
+    return r;
+  }
+  template <class... O>
+  TL_INLINE chunk_t<value_of_t<X>, V> operator()(const O&... o) const {
+    return apply(operand_chunk<S, order_of<X>(), V, operand_context_t<Ctx, X, O>>(o, c, slot)...);
+  }
+};
+
+// The V elements of e from coordinate c on along the last axis (c's last coordinate a multiple
+// of V, the axis a multiple of V long); slot: the first one's register slot, or -1.
+// Elementwise nodes read each operand by chunks (once per chunk when broadcast along the rows),
+// then apply the node's scalar rule to the k-th of each.
+template <int V, class Ctx, class E>
+TL_INLINE chunk_t<value_of_t<E>, V> chunk_at(const E& e, const coord<shape_of_t<E>::rank>& c, int slot) {
+  using X = std::remove_cvref_t<E>;
+  using S = shape_of_t<X>;
+  if constexpr (requires { X::is_view; }) {
+    using In = shape_of_t<decltype(e.e)>;
+    using Map = typename X::map_type;
+    using Inner = operand_context_t<Ctx, X, decltype(e.e)>;
+    if constexpr (!keeps_chunks<Map, S, In, V>) return element_chunk<V, Ctx>(e, c, slot);
+    else if constexpr (std::is_same_v<Map, broadcast_map>) return operand_chunk<S, order::any, V, Inner>(e.e, c, -1);
+    else return chunk_at<V, Inner>(e.e, Map::template apply<S, In>(c), -1);
+  } else if constexpr (requires { typename X::operand_types; } && !is_held_block_v<X>) {
+    return e.visit(apply_to_chunks<X, V, Ctx>{c, slot});
+  } else {
+    return element_chunk<V, Ctx>(e, c, slot);
+  }
+}
+
+// ---- staging ----
+
 // Is operand O of node X read slot for slot when X is (Id)? (A view's operand never is.)
 template <class X, class O, bool Id>
 inline constexpr bool operand_identity =
@@ -488,7 +509,6 @@ __device__ __forceinline__ void gather_rows(X& x) {
     using T = typename X::value_type;
     x.gathered[k] = shuffle_word(T(x.v[slot]), [&](auto u) { return __shfl_sync(0xffffffffu, u, int(lane)); });
   });
-  x.gather_mask = int(P.mask);
 }
 
 // Writes the blocks of e that are read through broadcasts or views to shared memory at
@@ -516,15 +536,6 @@ __device__ __forceinline__ void stage_walk(E& e, char* base, int& offset) {
     }
   }
 }
-
-// The context of an expression E evaluated over shape S in order O (OwnSlots: at the
-// threads' own slots only).
-template <class S, order O, bool OwnSlots, class E>
-using top_context =
-    std::conditional_t<!OwnSlots, staging_only,
-                       own_slots<S, O,
-                                 std::conditional_t<std::is_same_v<shape_of_t<E>, S>, path<>,
-                                                    path<path_step<S, shape_of_t<E>, broadcast_map>>>>>;
 
 // Stages, for an evaluation over shape S in order O, the expressions es (each read slot for
 // slot if it has shape S and agrees with O). Two barriers: the first lets earlier readers of
@@ -570,8 +581,9 @@ __device__ __forceinline__ void evaluate_into(B& b, const E& e) {
   using ES = shape_of_t<E>;
   using L = typename B::layout;
   constexpr order O = B::register_order;
-  E ex = e;  // a copy whose broadcast blocks can be pointed at their staged copies
+  E ex = e;  // a copy whose broadcast blocks can be pointed at their staged copies (or gathered)
   stage<S, O, true>(ex);
+  using Ctx = top_context<S, O, true, E>;
   const int t = thread_id();
   constexpr int V = L::vec;
   if constexpr (V > 1 && ES::rank >= 1 && ES::dim(ES::rank - 1) % V == 0) {
@@ -579,7 +591,7 @@ __device__ __forceinline__ void evaluate_into(B& b, const E& e) {
     TL_UNROLL
     for (int i = 0; i < L::slots; i += V) {
       if (!L::valid(t, i)) continue;
-      const auto w = operand_chunk<S, O, V>(ex, L::coords(t, i), i);
+      const auto w = operand_chunk<S, O, V, Ctx>(ex, L::coords(t, i), i);
       TL_UNROLL
       for (int k = 0; k < V; ++k) b.v[i + k] = w.x[k];
     }
@@ -587,8 +599,8 @@ __device__ __forceinline__ void evaluate_into(B& b, const E& e) {
     TL_UNROLL
     for (int i = 0; i < L::slots; ++i) {
       if (!L::valid(t, i)) continue;
-      if constexpr (ES::rank == 0) b.v[i] = at(ex, coord<0>{}, -1);
-      else b.v[i] = operand_at<S, O>(ex, L::coords(t, i), i);
+      if constexpr (ES::rank == 0) b.v[i] = at<Ctx>(ex, coord<0>{}, -1);
+      else b.v[i] = operand_at<S, O, Ctx>(ex, L::coords(t, i), i);
     }
   }
 }

@@ -218,7 +218,8 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
     if (!L::valid(t, j)) continue;
     const int i = int(unsigned(j) & ~src.slot);
     const std::int64_t f = L::flat(t, j);
-    Red::template step<T>(part[i], idx[i], T(operand_at<S, O>(x, L::coords(t, j), j)), int((f >> lo) & (K - 1)));
+    Red::template step<T>(part[i], idx[i], T(operand_at<S, O, top_context<S, O, true, E>>(x, L::coords(t, j), j)),
+                          int((f >> lo) & (K - 1)));
   }
   // 2. Lanes: per axis lane bit, a reduce-scatter step while kept slot bits are left to split
   // between the pair (scatter_plan), else a butterfly step.
