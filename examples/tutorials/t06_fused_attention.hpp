@@ -35,14 +35,16 @@ TL_INLINE void attn_fwd_inner(Acc& acc, Row& l_i, Row& m_i, const Q& q, const DK
     // -- the scores --
     auto k = tl::trans(desc_k.load({offsetk_y, 0}));
     auto qk = tl::dot(q, k);
+    tl::block<float, BLOCK_M> m_ij;
     if constexpr (STAGE == 2) {
       auto mask = offs_m(_, None) >= (start_n + offs_n(None, _));
       qk = qk * qk_scale + tl::where(mask, 0.0f, -1.0e6f);
+      m_ij = tl::maximum(m_i, tl::max<1>(qk));
+      qk -= m_ij(_, None);
     } else {
-      qk = qk * qk_scale;
+      m_ij = tl::maximum(m_i, tl::max<1>(qk) * qk_scale);
+      qk = qk * qk_scale - m_ij(_, None);
     }
-    auto m_ij = tl::eval(tl::maximum(m_i, tl::max<1>(qk)));
-    qk -= m_ij(_, None);
     auto p = tl::exp2(qk);
     // -- the running sum and the accumulator, rescaled to the new maximum --
     auto alpha = tl::exp2(m_i - m_ij);
