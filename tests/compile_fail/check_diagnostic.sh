@@ -20,7 +20,9 @@ lines=$(printf '%s\n' "$out" | wc -l)
 name=$(basename "$case_file" .cpp)
 compiler=$(basename "$1")
 if [ $rc -eq 0 ]; then echo "$name ($compiler): compiled, but must not"; exit 1; fi
-if ! printf '%s\n' "$out" | grep -Eq -- "$expect"; then
+# (A here-string, not a pipe: grep -q exits at the first match, and under pipefail the writer's
+# SIGPIPE would then count as no match.)
+if ! grep -Eq -- "$expect" <<< "$out"; then
   printf '%s\n' "$out" | head -30
   echo "$name ($compiler): no line matches the expected message: $expect"; exit 1
 fi
@@ -29,7 +31,7 @@ cause_line=0
 IFS=';' read -ra parts <<< "$cause"
 for part in "${parts[@]}"; do
   text=$(echo "$part" | sed 's/^ *//; s/ *$//')
-  at=$(printf '%s\n' "$out" | grep -nE -m1 -- "$text" | cut -d: -f1)
+  at=$(grep -nE -m1 -- "$text" <<< "$out" | cut -d: -f1)
   if [ -z "$at" ]; then
     printf '%s\n' "$out" | head -30
     echo "$name ($compiler): the output has no line matching '$text'"; exit 1
