@@ -334,18 +334,27 @@ TEST_CASE("register broadcasts: a row's value reaches its row by shuffles inside
   using p64 = path<path_step<shape<64, 64>, shape<64, 1>, broadcast_map>, path_step<shape<64, 1>, shape<64>, new_last_axis>>;
   auto a = check_gather_plan<shape<64, 64>, order::mma, shape<64>, order::standard, p64>();
   CHECK(a.ok);
-  CHECK(a.k_bits == 1);
+  CHECK(__builtin_popcount(a.mask) == 1);
   CHECK(check_gather_plan<shape<64, 64>, order::standard, shape<64>, order::standard, p64>().ok);
   using p64x128 =
       path<path_step<shape<64, 128>, shape<64, 1>, broadcast_map>, path_step<shape<64, 1>, shape<64>, new_last_axis>>;
   CHECK(check_gather_plan<shape<64, 128>, order::mma, shape<64>, order::standard, p64x128>().ok);
-  // A (16, 256) evaluation: 16 rows in one warp... and round-robin evaluations.
+  // A (16,) block is replicated (every thread holds it: nothing to gather). Round-robin
+  // evaluations: (64, 4) reads its rows from its own warp; (256, 4) spreads a warp's rows over
+  // other warps' elements of the (256,) block (staged).
   using p16 =
       path<path_step<shape<16, 256>, shape<16, 1>, broadcast_map>, path_step<shape<16, 1>, shape<16>, new_last_axis>>;
-  check_gather_plan<shape<16, 256>, order::standard, shape<16>, order::standard, p16>();
+  CHECK_FALSE(check_gather_plan<shape<16, 256>, order::standard, shape<16>, order::standard, p16>().ok);
+  using p64x4 =
+      path<path_step<shape<64, 4>, shape<64, 1>, broadcast_map>, path_step<shape<64, 1>, shape<64>, new_last_axis>>;
+  CHECK(check_gather_plan<shape<64, 4>, order::standard, shape<64>, order::standard, p64x4>().ok);
   using p256x4 =
       path<path_step<shape<256, 4>, shape<256, 1>, broadcast_map>, path_step<shape<256, 1>, shape<256>, new_last_axis>>;
-  check_gather_plan<shape<256, 4>, order::standard, shape<256>, order::standard, p256x4>();
+  CHECK_FALSE(check_gather_plan<shape<256, 4>, order::standard, shape<256>, order::standard, p256x4>().ok);
+  // (32, 64): the tiled layout puts row bit 4 on a warp, the (32,) block on a lane (staged).
+  using p32 =
+      path<path_step<shape<32, 64>, shape<32, 1>, broadcast_map>, path_step<shape<32, 1>, shape<32>, new_last_axis>>;
+  CHECK_FALSE(check_gather_plan<shape<32, 64>, order::mma, shape<32>, order::standard, p32>().ok);
   // keep_dims: a (64, 1) block broadcast straight back.
   using pkeep = path<path_step<shape<64, 64>, shape<64, 1>, broadcast_map>>;
   CHECK(check_gather_plan<shape<64, 64>, order::standard, shape<64, 1>, order::standard, pkeep>().ok);

@@ -125,9 +125,9 @@ TEST_CASE("a row's reduction broadcast back to the row agrees, gathered or stage
     check_row_broadcast<float, 64, 128>();
     check_row_broadcast<tl::fp16, 64, 64>();
     check_row_broadcast<float, 128, 64>();   // rows 64.. in other warps: staged
-    check_row_broadcast<float, 32, 64>();    // row bit 4 on a warp bit in one layout, a slot bit in the other
-    check_row_broadcast<tl::fp16, 256, 4>();  // round-robin
-    check_row_broadcast<float, 64, 4>();
-    check_row_broadcast<float, 16, 256>();   // a replicated (16,) block
+    check_row_broadcast<float, 32, 64>();    // row bit 4 on a warp in one layout, a lane in the other: staged
+    check_row_broadcast<tl::fp16, 256, 4>();  // round-robin, rows in other warps: staged
+    check_row_broadcast<float, 64, 4>();     // round-robin, gathered
+    check_row_broadcast<float, 16, 256>();   // a replicated (16,) block: read from registers
   }
 }

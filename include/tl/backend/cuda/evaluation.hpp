@@ -202,8 +202,7 @@ using operand_context_t = typename operand_context<Ctx, X, std::remove_cvref_t<O
 // 0: 0, 1 + b: bit b of k, -1 - tb: the reader's own thread bit tb.
 struct gather_plan {
   bool ok = false;
-  int k_bits = 0;
-  unsigned mask = 0;  // the block's flat index bits that make k (lowest first)
+  unsigned mask = 0;  // the block's flat index bits that make k (lowest first): 2^popcount entries
   int slot_k[32] = {};
   int lane_src[5] = {};
 };
@@ -247,7 +246,6 @@ constexpr gather_plan make_gather_plan() {
         }
       }
     }
-    p.k_bits = kb;
     p.ok = (1 << kb) <= max_gathered;
     return p;
   }
@@ -493,7 +491,7 @@ __device__ __forceinline__ void write_rows(const X& x, typename X::value_type* d
 template <gather_plan P, class X>
 __device__ __forceinline__ void gather_rows(X& x) {
   const unsigned t = unsigned(thread_id());
-  static_for<(1 << P.k_bits)>([&](auto k) {
+  static_for<(1 << __builtin_popcount(P.mask))>([&](auto k) {
     constexpr int slot = [] {
       int s = 0;
       for (int b = 0; b < 32; ++b)
@@ -546,15 +544,15 @@ template <class S, order O, bool OwnSlots = false, class... E>
 __device__ __forceinline__ void stage(E&... es) {
   constexpr staging_needs need =
       (staging_needs{} + ... + staging_of<E, read_in_place<E, S, O>, top_context<S, O, OwnSlots, E>>());
-  if constexpr (need.bytes > 0) {
-    char* base = scratch<scratch_size(need.bytes)>();
+  if constexpr (need.bytes > 0 || need.gathers > 0) {
+    char* base = nullptr;  // gathers alone: no shared memory, no barrier
+    if constexpr (need.bytes > 0) {
+      base = scratch<scratch_size(need.bytes)>();
+      barrier();
+    }
     int offset = 0;
-    barrier();
     (stage_walk<read_in_place<E, S, O>, top_context<S, O, OwnSlots, E>>(es, base, offset), ...);
-    barrier();
-  } else if constexpr (need.gathers > 0) {
-    int offset = 0;
-    (stage_walk<read_in_place<E, S, O>, top_context<S, O, OwnSlots, E>>(es, nullptr, offset), ...);
+    if constexpr (need.bytes > 0) barrier();
   }
 }
 

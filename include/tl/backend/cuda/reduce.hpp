@@ -203,6 +203,7 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
   // expression costs the registers of its partial results only.
   E x = e;  // a copy whose broadcast blocks can be pointed at their staged copies (or gathered)
   stage<S, O, true>(x);
+  using Ctx = top_context<S, O, true, E>;  // the context the staging walk gathered in
   const int t = thread_id();
 
   // 1. Registers: slot i (its axis slot bits zero) folds every slot i | sub, sub in those bits.
@@ -218,8 +219,7 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
     if (!L::valid(t, j)) continue;
     const int i = int(unsigned(j) & ~src.slot);
     const std::int64_t f = L::flat(t, j);
-    Red::template step<T>(part[i], idx[i], T(operand_at<S, O, top_context<S, O, true, E>>(x, L::coords(t, j), j)),
-                          int((f >> lo) & (K - 1)));
+    Red::template step<T>(part[i], idx[i], T(operand_at<S, O, Ctx>(x, L::coords(t, j), j)), int((f >> lo) & (K - 1)));
   }
   // 2. Lanes: per axis lane bit, a reduce-scatter step while kept slot bits are left to split
   // between the pair (scatter_plan), else a butterfly step.
