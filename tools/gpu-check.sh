@@ -6,6 +6,8 @@
 #      the CPU backend on random inputs and sizes, the device checks, the launch errors),
 #   3. tl-bench --check: the puzzle kernels at the scaled sizes, checked, then timed against
 #      copy bandwidth and cuBLAS (table in the log; CSV and SVG in TL_OUT, default the build dir),
+#      and torch's equivalents of puzzles 8, 10 and 12 (tools/bench/puzzles_vs_torch.py, where
+#      python3 has torch and triton),
 #   4. the practitioner's guide's examples on the GPU (tl-guide), and its matmul benchmark
 #      (tl-guide-bench: perf_report sweep against cuBLAS, the autotuner against each config),
 #   4b. race detection on the GPU (tl-race-survey): planted races, and its cost on the puzzles
@@ -53,6 +55,12 @@ out=${TL_OUT:-$build}
 bench() {
   step "tl-bench --check (scaled sizes)" "$build/tools/bench/tl-bench" --check --out "$out"
   command -v cuobjdump > /dev/null && cuobjdump --dump-resource-usage "$build/tools/bench/tl-bench" > "$out/tl-bench-resources.txt" 2>&1
+  # torch's equivalents of puzzles 8, 10 and 12, timed in the same session (where torch is installed).
+  if python3 -c "import torch, triton" 2> /dev/null; then
+    step "puzzles_vs_torch.py (torch's softmax, convolution, dequantized matmul)" python3 tools/bench/puzzles_vs_torch.py --out "$out"
+  else
+    summary+=("SKIP  puzzles_vs_torch.py: python3 cannot import torch and triton here")
+  fi
   step "tl-guide-bench (guide's matmul sweep, autotuner against hand-picked)" "$build/examples/guide/tl-guide-bench" --out "$out"
 }
 sanitizers() {
