@@ -24,7 +24,19 @@
 #endif
 
 // A tl kernel: a function template, callable on every backend.
+// TL_INLINE_KERNELS=1 (per translation unit, default 0): on the device, every kernel of the unit
+// is inlined into its entry point before ptxas sees it. The compiler leaves a large kernel as a
+// call, and ptxas then serializes its tensor-core instructions (its warning C7510, "wgmma
+// pipeline crossing function boundary"); small kernels are inlined either way, by ptxas, whose
+// register allocation then differs (docs/04-cuda-backend.md says when to set it).
+#ifndef TL_INLINE_KERNELS
+#define TL_INLINE_KERNELS 0
+#endif
+#if TL_INLINE_KERNELS && defined(__CUDA_ARCH__)
+#define TL_KERNEL TL_HD __forceinline__
+#else
 #define TL_KERNEL TL_HD inline
+#endif
 
 // CUDA backend: warps per program (Triton's num_warps). A block tensor lives in the
 // registers of the program's threads, so the thread count is part of its type: it is fixed

@@ -1,5 +1,7 @@
 // The same ops with 8 warps per program (this file is compiled with TL_NUM_WARPS=8): other
-// layouts, reduction groups and mma tile assignments than the default 4 warps.
+// layouts, reduction groups and mma tile assignments than the default 4 warps. Its kernels are
+// also inlined into their entry points before ptxas (TL_INLINE_KERNELS=1), the setting for
+// kernels too large for the compiler to inline: same results.
 #include "gpu_testing.hpp"
 
 using namespace gpu_testing;

@@ -26,7 +26,7 @@ void attention_bwd(const void* q, const void* arg_k, const void* v, float sm_sca
       H * n_ctx * HD, n_ctx * HD, HD, 1, H, n_ctx);
 }
 
-// The 4-warp instance (entries_attention.cu).
+// The 4-warp instance (entries_attention_bwd64.cu).
 void attention_bwd_d64_4warps(const void* q, const void* arg_k, const void* v, float sm_scale, const void* o,
                               const void* dout, void* dq, void* dk, void* dv, const void* m, void* delta, int Z, int H,
                               int n_ctx, void* stream);

@@ -1,9 +1,7 @@
-// Tutorial 06, the attention forward and the backward at head dim 64 (4 warps a program; the
-// backward's C entry and head dim 128: entries_attention_bwd.cu).
+// Tutorial 06, the attention forward (4 warps a program; the backward: entries_attention_bwd*.cu).
 #include <stdexcept>
 
 #include "../../../examples/tutorials/t06_fused_attention.hpp"
-#include "attention_bwd.hpp"
 #include "entry.hpp"
 #include "tl_tutorial_kernels.hpp"
 
@@ -31,10 +29,4 @@ extern "C" int tl_tutorials_attention_fwd(float sm_scale, void* m, int Z, int H,
     else if (head_dim == 128) attention<128, 64, 64, 1>(sm_scale, m, Z, H, q, k, v, o, n_ctx, stream);
     else throw std::invalid_argument("attention: HEAD_DIM 64 or 128");
   });
-}
-
-void attention_bwd_d64_4warps(const void* q, const void* arg_k, const void* v, float sm_scale, const void* o,
-                              const void* dout, void* dq, void* dk, void* dv, const void* m, void* delta, int Z, int H,
-                              int n_ctx, void* stream) {
-  attention_bwd<64>(q, arg_k, v, sm_scale, o, dout, dq, dk, dv, m, delta, Z, H, n_ctx, stream);
 }

@@ -1,6 +1,8 @@
-// Tutorial 06, the attention backward, 8 warps a program (TL_NUM_WARPS=8, CMakeLists.txt) at head
-// dim 128: with 4, as the tutorial launches it, dk and dv (two 128 x 128 float32 accumulators)
-// do not fit a thread's registers and the kernel spills. Head dim 64 runs with 4 warps.
+// Tutorial 06, the attention backward at head dim 128: 8 warps a program (TL_NUM_WARPS=8,
+// CMakeLists.txt), since with 4, as the tutorial launches it, dk and dv (two 128 x 128 float32
+// accumulators) do not fit a thread's registers and the kernel spills; its kernel inlined into
+// the entry point (TL_INLINE_KERNELS=1: otherwise ptxas serializes its wgmma, warning C7510).
+// Head dim 64: entries_attention_bwd64.cu.
 #include <stdexcept>
 
 #include "attention_bwd.hpp"
@@ -13,7 +15,7 @@ extern "C" int tl_tutorials_attention_bwd(const void* q, const void* arg_k, cons
                                           int H, int n_ctx, int head_dim, void* stream) {
   return guarded([&] {
     if (n_ctx % 128 != 0) throw std::invalid_argument("attention backward: N_CTX must be a multiple of 128");
-    if (head_dim == 64)  // entries_attention.cu
+    if (head_dim == 64)  // entries_attention_bwd64.cu
       attention_bwd_d64_4warps(q, arg_k, v, sm_scale, o, dout, dq, dk, dv, m, delta, Z, H, n_ctx, stream);
     else if (head_dim == 128) attention_bwd<128>(q, arg_k, v, sm_scale, o, dout, dq, dk, dv, m, delta, Z, H, n_ctx, stream);
     else throw std::invalid_argument("attention backward: HEAD_DIM 64 or 128");
