@@ -25,10 +25,11 @@
 
 // A tl kernel: a function template, callable on every backend.
 // TL_INLINE_KERNELS=1 (per translation unit, default 0): on the device, every kernel of the unit
-// is inlined into its entry point before ptxas sees it. The compiler leaves a large kernel as a
-// call, and ptxas then serializes its tensor-core instructions (its warning C7510, "wgmma
-// pipeline crossing function boundary"); small kernels are inlined either way, by ptxas, whose
-// register allocation then differs (docs/04-cuda-backend.md says when to set it).
+// is inlined into its entry point, however large. The compiler leaves a large kernel as a call,
+// and ptxas then serializes its tensor-core instructions (its warning C7510, "wgmma pipeline
+// crossing function boundary"); smaller kernels are inlined either way, but forced, earlier in
+// the compiler, which changes their PTX and ptxas' register allocation (docs/04-cuda-backend.md
+// says when to set it).
 #ifndef TL_INLINE_KERNELS
 #define TL_INLINE_KERNELS 0
 #endif
