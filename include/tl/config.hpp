@@ -59,7 +59,8 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 #endif
 
 // The launch functions' bodies depend on TL_NUM_WARPS, TL_MIN_PROGRAMS_PER_SM,
-// TL_DEVICE_CHECKS and on whether nvcc compiles the translation unit; an inline namespace
+// TL_DEVICE_CHECKS, TL_INLINE_KERNELS and on whether nvcc compiles the translation unit; an
+// inline namespace
 // named after them gives each variant its own symbols, so one program may launch the same
 // kernel from TUs compiled with different settings (the one-definition rule would otherwise
 // let the linker keep one body for all).
@@ -68,7 +69,7 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 #if defined(__CUDACC__)
 #define TL_LAUNCH_ABI                                                                     \
   TL_CAT_(TL_CAT_(TL_CAT_(cuda_warps_, TL_NUM_WARPS), TL_CAT_(_min_, TL_MIN_PROGRAMS_PER_SM)), \
-          TL_CAT_(_checks_, TL_DEVICE_CHECKS))
+          TL_CAT_(TL_CAT_(_checks_, TL_DEVICE_CHECKS), TL_CAT_(_inline_, TL_INLINE_KERNELS)))
 #else
 #define TL_LAUNCH_ABI host
 #endif
