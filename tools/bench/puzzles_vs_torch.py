@@ -68,7 +68,7 @@ def case_quantized():
     def dequant(dtype):
         wq = ((weight[:, :, None] >> nib) & 0xF).reshape(n0, mid)          # column l = 8 w + n
         sh = ((offset[:, :, None] >> nib) & 0xF).reshape(n0, mid // 8)     # shift of group g
-        a = (scale * 1.0).repeat_interleave(8, dim=1) * (wq - sh.repeat_interleave(8, dim=1))
+        a = scale.repeat_interleave(8, dim=1) * (wq - sh.repeat_interleave(8, dim=1))
         return a.to(dtype)
 
     act16 = act.half()

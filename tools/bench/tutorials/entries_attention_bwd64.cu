@@ -1,5 +1,5 @@
 // Tutorial 06, the attention backward at head dim 64: 4 warps a program, as the tutorial launches
-// it (8 ran 6% slower), its kernel inlined into the entry point (TL_INLINE_KERNELS=1,
+// it (faster here than 8), its kernel inlined into the entry point (TL_INLINE_KERNELS=1,
 // CMakeLists.txt: otherwise ptxas serializes its wgmma, warning C7510). The C entry and head
 // dim 128: entries_attention_bwd.cu.
 #include "attention_bwd.hpp"
