@@ -58,8 +58,19 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 #define TL_MIN_PROGRAMS_PER_SM 1
 #endif
 
+// CUDA backend, sm_90a: TL_DESCRIPTOR_TMA=1 (per translation unit, default 0) copies a dot's
+// operands that are tensor descriptors' blocks with the bulk tensor copy engine (TMA) through
+// tensor maps the dot builds, in a ring of up to num_stages buffers; 0 copies them with
+// cp.async, as any affine block. The copy engine's path is correct and tested, and slower than
+// cp.async's in today's dot, which waits for its instructions at each call
+// (docs/performance.md): it is there for the warp-specialized pipeline that will overlap them.
+#ifndef TL_DESCRIPTOR_TMA
+#define TL_DESCRIPTOR_TMA 0
+#endif
+
 // The launch functions' bodies depend on TL_NUM_WARPS, TL_MIN_PROGRAMS_PER_SM,
-// TL_DEVICE_CHECKS, TL_INLINE_KERNELS and on whether nvcc compiles the translation unit; an
+// TL_DEVICE_CHECKS, TL_INLINE_KERNELS, TL_DESCRIPTOR_TMA and on whether nvcc compiles the
+// translation unit; an
 // inline namespace
 // named after them gives each variant its own symbols, so one program may launch the same
 // kernel from TUs compiled with different settings (the one-definition rule would otherwise
@@ -67,9 +78,10 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 #define TL_CAT2_(a, b) a##b
 #define TL_CAT_(a, b) TL_CAT2_(a, b)
 #if defined(__CUDACC__)
-#define TL_LAUNCH_ABI                                                                     \
-  TL_CAT_(TL_CAT_(TL_CAT_(cuda_warps_, TL_NUM_WARPS), TL_CAT_(_min_, TL_MIN_PROGRAMS_PER_SM)), \
-          TL_CAT_(TL_CAT_(_checks_, TL_DEVICE_CHECKS), TL_CAT_(_inline_, TL_INLINE_KERNELS)))
+#define TL_LAUNCH_ABI                                                                           \
+  TL_CAT_(TL_CAT_(TL_CAT_(cuda_warps_, TL_NUM_WARPS), TL_CAT_(_min_, TL_MIN_PROGRAMS_PER_SM)),       \
+          TL_CAT_(TL_CAT_(TL_CAT_(_checks_, TL_DEVICE_CHECKS), TL_CAT_(_inline_, TL_INLINE_KERNELS)), \
+                  TL_CAT_(_tma_, TL_DESCRIPTOR_TMA)))
 #else
 #define TL_LAUNCH_ABI host
 #endif

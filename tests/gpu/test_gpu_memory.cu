@@ -154,7 +154,7 @@ TEST_CASE("programs_per_sm caps the programs a multiprocessor runs at once, and 
   const tl::detail::cuda::launch_context probe{probe_name, tl::grid(1), nullptr, TL_NUM_WARPS};
   const void* probe_kernel = reinterpret_cast<const void*>(&occupancy_probe_kernel);
   for (int cap : {1, 2, 3, 5, 8}) {
-    const auto plan = tl::detail::cuda::plan_dynamic_shared_memory(probe_kernel, probe_attributes, cap, 3, probe);
+    const auto plan = tl::detail::cuda::plan_dynamic_shared_memory(probe_kernel, probe_attributes, cap, true, 3, probe);
     int resident = 0;
     TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, occupancy_probe_kernel, 256, plan.bytes));
     INFO("cap " << cap << ", reserved " << plan.bytes << " bytes");
@@ -162,7 +162,7 @@ TEST_CASE("programs_per_sm caps the programs a multiprocessor runs at once, and 
     REQUIRE(plan.layout.arena == 0);
   }
   // No arena and no operand ring for this kernel: its 1 KiB of shared memory is no dot's.
-  const auto plan = tl::detail::cuda::plan_dynamic_shared_memory(probe_kernel, probe_attributes, 0, 3, probe);
+  const auto plan = tl::detail::cuda::plan_dynamic_shared_memory(probe_kernel, probe_attributes, 0, false, 3, probe);
   REQUIRE(plan.bytes == 0);
   REQUIRE(plan.layout.arena == 0);
   const int n = 100000;

@@ -15,14 +15,31 @@
 // Updating a loaded block in place (x += 1, x = expr) makes it an ordinary block: `fresh`
 // turns false, and the dot uses its elements. `fresh` is a run-time flag that the compiler
 // folds (a block is either updated or not where the dot sees it).
+//
+// A tensor descriptor's load (ops/tensor_descriptor.hpp) also keeps its descriptor and the
+// block's offsets (Src = descriptor_source): on sm_90a a dot copies such an operand with the
+// bulk tensor copy engine (backend/cuda/dot_wgmma.hpp), which gives 0 outside the tensor as the
+// load's mask does.
 #pragma once
+
+#include <cstdint>
 
 #include "../core/source_location.hpp"
 #include "block.hpp"
 
 namespace tl::detail {
 
-template <class T, class S, class EP, class EM, class EO>
+// Where a loaded block came from besides its pointers: nothing, or a descriptor's block.
+struct no_source {};
+template <int Rank>
+struct descriptor_source {
+  const void* base = nullptr;  // the descriptor's tensor (shape and strides in elements)
+  std::int64_t shape[Rank] = {};
+  std::int64_t strides[Rank] = {};
+  std::int64_t offsets[Rank] = {};  // the block's first element
+};
+
+template <class T, class S, class EP, class EM, class EO, class Src = no_source>
 struct loaded : block_t<T, S, origin::loaded> {
   using block_type = block_t<T, S, origin::loaded>;
   using ptrs_type = EP;
@@ -32,10 +49,11 @@ struct loaded : block_t<T, S, origin::loaded> {
   EM mask;
   EO other;
   source_location where;
+  [[no_unique_address]] Src source;
   bool fresh = true;  // the elements are still what memory holds at ptrs (mask, other)
 
-  TL_HD loaded(const EP& p, const EM& m, const EO& o, const source_location& w)
-      : ptrs(p), mask(m), other(o), where(w) {}
+  TL_HD loaded(const EP& p, const EM& m, const EO& o, const source_location& w, const Src& s = Src{})
+      : ptrs(p), mask(m), other(o), where(w), source(s) {}
   loaded(const loaded&) = default;
   loaded& operator=(const loaded&) = default;
 
@@ -83,13 +101,19 @@ struct loaded : block_t<T, S, origin::loaded> {
 
 template <class X>
 inline constexpr bool is_loaded_v = false;
-template <class T, class S, class EP, class EM, class EO>
-inline constexpr bool is_loaded_v<loaded<T, S, EP, EM, EO>> = true;
+template <class T, class S, class EP, class EM, class EO, class Src>
+inline constexpr bool is_loaded_v<loaded<T, S, EP, EM, EO, Src>> = true;
 
 // Inside expressions a loaded block is its plain block (the source matters to tl::dot only).
-template <class T, class S, class EP, class EM, class EO>
-struct as_expr_type<loaded<T, S, EP, EM, EO>> {
+template <class T, class S, class EP, class EM, class EO, class Src>
+struct as_expr_type<loaded<T, S, EP, EM, EO, Src>> {
   using type = block_t<T, S, origin::loaded>;
 };
+
+// Is X a descriptor's load (of rank Rank)?
+template <class X>
+inline constexpr int descriptor_rank_v = 0;
+template <class T, class S, class EP, class EM, class EO, int R>
+inline constexpr int descriptor_rank_v<loaded<T, S, EP, EM, EO, descriptor_source<R>>> = R;
 
 }  // namespace tl::detail

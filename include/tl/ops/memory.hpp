@@ -22,8 +22,8 @@
 namespace tl {
 namespace detail {
 
-template <eviction Ev = eviction::normal, class P, class M, class O>
-TL_HD auto load_pointers(const P& ptrs_in, M mask_in, O other_in, source_location where) {
+template <eviction Ev = eviction::normal, class P, class M, class O, class Src = no_source>
+TL_HD auto load_pointers(const P& ptrs_in, M mask_in, O other_in, source_location where, const Src& source = Src{}) {
   using EP = as_expr_t<P>;
   using PT = value_of_t<EP>;
   using T = std::remove_const_t<typename pointee<PT>::type>;
@@ -36,7 +36,7 @@ TL_HD auto load_pointers(const P& ptrs_in, M mask_in, O other_in, source_locatio
   static_assert(check<error::mask_or_value_not_broadcastable_to_pointers<op::load, shape_of_t<EO>, S,
                                                                          broadcastable_to_v<shape_of_t<EO>, S>>>);
   // The elements, and where they came from (expr/loaded.hpp: tl::dot may read them again).
-  loaded<T, S, EP, EM, EO> out(as_expr(ptrs_in), as_expr(mask_in), as_expr(other_in), where);
+  loaded<T, S, EP, EM, EO, Src> out(as_expr(ptrs_in), as_expr(mask_in), as_expr(other_in), where, source);
   lowering::load<T, S, Ev>(out.ptrs, out.mask, out.other, where, out);
   return out;  // a scalar pointer gives a rank-0 block: a scalar tensor, as in Triton
 }

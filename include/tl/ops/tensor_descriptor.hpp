@@ -5,15 +5,20 @@
 //   c_desc.store({off_m, off_n}, c);           // elements outside the shape are not written
 //
 // A descriptor names a strided tensor (base, shape, strides in elements; Triton requires the last
-// stride to be 1, which the CUDA backend's fast path checks at run time, any other value taking
+// stride to be 1, which the CUDA backend's fast paths check at run time, any other value taking
 // the element-by-element path) and
 // the block shape its loads and stores move. A load at offsets o reads element o + i of the
 // tensor for each i of the block where 0 <= o + i < shape, and gives 0 elsewhere; a store writes
 // only there. Both are lowered as tl::load and tl::store of base + (o + i) . strides masked by
-// the shape: affine pointers and a convex mask, which the CUDA backend moves 16 bytes at a time
-// and a dot reads straight into shared memory (cp.async); the CPU backend checks every element
-// against base's buffer as for any load, so a descriptor whose shape does not fit its buffer is
-// reported at the first access outside it, with the descriptor call's line. Ranks 1 to 3.
+// the shape: affine pointers and a convex mask, which the CUDA backend moves 16 bytes at a time;
+// the CPU backend checks every element against base's buffer as for any load, so a descriptor
+// whose shape does not fit its buffer is reported at the first access outside it, with the
+// descriptor call's line. Ranks 1 to 3.
+//
+// A dot operand that is a descriptor's load is read again from memory by the dot, as any loaded
+// block (expr/loaded.hpp): on sm_90a a rank-2 descriptor's block goes through the bulk tensor
+// copy engine (TMA), whose tensor map the dot builds on first use (backend/cuda/tensor_maps.hpp);
+// elsewhere, and where TMA's rules are not met, through cp.async (backend/cuda/dot_copy.hpp).
 #pragma once
 
 #include <cstdint>
@@ -41,7 +46,14 @@ struct tensor_descriptor {
 
   // The block at offsets o: elements o + i inside the shape, 0 outside.
   TL_HD auto load(const std::int64_t (&o)[rank], source_location where = source_location::current()) const {
-    return tl::load(pointers(o), inside(o), 0, where);
+    detail::descriptor_source<rank> source;
+    source.base = base.get();
+    for (int d = 0; d < rank; ++d) {
+      source.shape[d] = shape[d];
+      source.strides[d] = strides[d];
+      source.offsets[d] = o[d];
+    }
+    return detail::load_pointers(pointers(o), inside(o), 0, where, source);
   }
   // Writes the elements of value at o + i inside the shape (value broadcasts to the block).
   template <class V>

@@ -35,6 +35,7 @@
 #include "arch/sm90.hpp"
 #include "dot_copy.hpp"
 #include "pipeline.hpp"
+#include "tensor_maps.hpp"
 
 namespace tl::detail::cuda {
 
@@ -225,19 +226,10 @@ struct wgmma_dot {
 
   // ---- prologue ----
   template <class Acc>
-  __device__ __forceinline__ wgmma_dot(const EA& ea, const EB& eb, const Acc* acc) {
-    char* const base = dot_scratch<P::bytes(KC), ring_capable>();
+  __device__ __forceinline__ wgmma_dot(const Acc* acc) {
+    char* const base = dot_scratch<P::bytes(KC), ring_capable || tma_capable>();
     A = base;
     B = base + a_bytes;
-    a_tile = async_tile_of(ea);
-    if constexpr (b_copyable && b_rows) b_tile = async_tile_of(eb.e);
-    else if constexpr (b_columns) b_tile = async_columns_tile_of(eb);
-    else if constexpr (b_copyable) b_tile = async_tile_of(eb);
-    if constexpr (b_alt_kmajor) {
-      if (!b_tile.ok) b_alt_tile = async_columns_tile_of(eb);
-    } else if constexpr (b_alt_mn) {
-      if (!b_tile.ok) b_alt_tile = async_columns_tile_of(eb.e);
-    }
     const int t = thread_id();
     TL_UNROLL
     for (int mt = 0; mt < MT; ++mt)
@@ -247,6 +239,18 @@ struct wgmma_dot {
         for (int i = 0; i < piece / 2; ++i) d[mt][p][i] = accumulator<float>(acc, slot_of(mt, p, i));
     TL_UNROLL
     for (int mt = 0; mt < MT; ++mt) a_row[mt] = int(LO::flat(t, 8 * mt * NG) / N) & ~63;
+  }
+  // The tiles cp.async can copy (not needed when the copy engine ran the call).
+  __device__ __forceinline__ void find_tiles(const EA& ea, const EB& eb) {
+    a_tile = async_tile_of(ea);
+    if constexpr (b_copyable && b_rows) b_tile = async_tile_of(eb.e);
+    else if constexpr (b_columns) b_tile = async_columns_tile_of(eb);
+    else if constexpr (b_copyable) b_tile = async_tile_of(eb);
+    if constexpr (b_alt_kmajor) {
+      if (!b_tile.ok) b_alt_tile = async_columns_tile_of(eb);
+    } else if constexpr (b_alt_mn) {
+      if (!b_tile.ok) b_alt_tile = async_columns_tile_of(eb.e);
+    }
   }
 
   // ---- stage ----
@@ -467,6 +471,236 @@ struct wgmma_dot {
     }
   }
 
+  // ---- the bulk tensor copy engine (TMA, sm_90a) ----
+  // Both operands descriptor loads of rank 2 (A's block M x K, B = trans(x) with x's N x K),
+  // K one step, B's columns in memory order: each tile is one box per W bytes of its rows,
+  // which the copy engine writes in the K-major swizzled layout as it is (tensor_maps.hpp).
+  // With the ring (pipeline.hpp) the tiles alternate between its two buffers: each call copies
+  // the tiles the next call will most likely ask for into the other buffer while its own, copied
+  // by the previous call, are multiplied. A call is a hit when its maps are the previous call's
+  // (same keys) and the buffer holds its tiles; every thread sees that from the header, thread 0
+  // copies the next tiles after the second barrier, and the others only wait for theirs. Any
+  // other call (the first of a loop, a new map, a prediction that missed) is a miss: warp 0
+  // finds or builds the maps, waits for what is in flight, copies this call's tiles and the
+  // next ones, and says where to wait (`go`). Without the ring (num_stages = 1, no room, a dot
+  // of another shape owns it) each call copies into the arena and waits.
+  using ESource = std::remove_cvref_t<EA>;
+  using BSourceX = std::remove_cvref_t<BSource>;
+  static constexpr bool tma_capable =
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+      !a_regs && b_rows && K == KC && WA == W && !permuted && descriptor_rank_v<ESource> == 2 &&
+      descriptor_rank_v<BSourceX> == 2;
+#else
+      false;
+#endif
+  static constexpr unsigned tma_buffer = (unsigned(P::bytes(KC)) + 1023) / 1024 * 1024;
+  static constexpr unsigned tma_plan = 1u + (unsigned(M / 64 - 1) | unsigned(N / 16 - 1) << 6 | unsigned(KC / 8 - 1) << 12 |
+                                             unsigned(size) << 20 | 1u << 26);
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+  // Can the copy engine read this descriptor's blocks? (Its rules: a 16-byte aligned base and row
+  // stride, unit stride along rows, sizes and offsets in 32 bits.)
+  __device__ __forceinline__ static bool tma_fits(const descriptor_source<2>& s) {
+    const auto base = reinterpret_cast<std::uintptr_t>(s.base);
+    const std::int64_t row_bytes = s.strides[0] * size;
+    constexpr std::int64_t most = 0x7fffffff;
+    return s.strides[1] == 1 && base % 16 == 0 && row_bytes > 0 && row_bytes % 16 == 0 && row_bytes < (std::int64_t(1) << 40) &&
+           s.shape[0] >= 1 && s.shape[1] >= 1 && s.shape[0] <= most && s.shape[1] <= most && s.offsets[0] >= -most &&
+           s.offsets[0] <= most && s.offsets[1] >= -most && s.offsets[1] <= most;
+  }
+  // The key of a descriptor's map whose boxes are Rows rows of W bytes.
+  template <int Rows>
+  __device__ __forceinline__ static tma_key key_of(const descriptor_source<2>& src) {
+    tma_key key;
+    key.base = src.base;
+    key.dims[0] = std::uint64_t(src.shape[1]);
+    key.dims[1] = std::uint64_t(src.shape[0]);
+    key.row_stride = std::uint64_t(src.strides[0]) * size;
+    key.box = unsigned(Rows) | unsigned(W) << 9 | unsigned(size) << 20;
+    return key;
+  }
+  __device__ __forceinline__ static bool same_key(const tma_key& x, const tma_key& y) {
+    return x.base == y.base && x.dims[0] == y.dims[0] && x.dims[1] == y.dims[1] && x.row_stride == y.row_stride &&
+           x.box == y.box;
+  }
+  // The map for a key, found or built by warp 0.
+  template <int Rows>
+  __device__ __forceinline__ static const void* tma_map(tma_state& s, const tma_key& key, const void* keep) {
+    tensor_map_fields f;
+    f.base = key.base;
+    f.dims[0] = key.dims[0];
+    f.dims[1] = key.dims[1];
+    f.row_stride = key.row_stride;
+    f.box[0] = unsigned(W / size);
+    f.box[1] = unsigned(Rows);
+    f.element_type = size == 1 ? 0 : size == 2 ? 1 : 2;
+    f.swizzle = W == 128 ? 3 : W == 64 ? 2 : 1;
+    return tensor_map_for(s, key, f, keep);
+  }
+  __device__ __forceinline__ static bool same_a(const tma_tag& x, const tma_tag& y) {
+    return x.map_a == y.map_a && x.a[0] == y.a[0] && x.a[1] == y.a[1];
+  }
+  __device__ __forceinline__ static bool same(const tma_tag& x, const tma_tag& y) {
+    return same_a(x, y) && x.map_b == y.map_b && x.b[0] == y.b[0] && x.b[1] == y.b[1];
+  }
+  __device__ __forceinline__ static tma_tag tag_of(const void* map_a, const void* map_b, const descriptor_source<2>& sa,
+                                                   const descriptor_source<2>& sb) {
+    tma_tag t;
+    t.map_a = map_a;
+    t.map_b = map_b;
+    t.a[0] = int(sa.offsets[0]);
+    t.a[1] = int(sa.offsets[1]);
+    t.b[0] = int(sb.offsets[0]);
+    t.b[1] = int(sb.offsets[1]);
+    return t;
+  }
+  // The step from one call's tiles to the next call's, most likely: the step since the previous
+  // call, when each operand moved along one axis (a K loop; attention's keys, whose q stays);
+  // else one K step.
+  struct tma_step {
+    int a0 = 0, a1 = KC, b0 = 0, b1 = KC;
+  };
+  __device__ __forceinline__ static tma_step step_of(const tma_tag& now, const tma_tag& last) {
+    tma_step d;
+    const int da0 = now.a[0] - last.a[0], da1 = now.a[1] - last.a[1];
+    const int db0 = now.b[0] - last.b[0], db1 = now.b[1] - last.b[1];
+    if (last.map_a == now.map_a && last.map_b == now.map_b && (da0 == 0 || da1 == 0) && (db0 == 0 || db1 == 0) &&
+        (da0 | da1 | db0 | db1) != 0)
+      d = tma_step{da0, da1, db0, db1};
+    return d;
+  }
+  __device__ __forceinline__ static tma_tag stepped(tma_tag t, const tma_step& d) {
+    t.a[0] += d.a0;
+    t.a[1] += d.a1;
+    t.b[0] += d.b0;
+    t.b[1] += d.b1;
+    return t;
+  }
+  // Thread 0: a buffer's tiles (A only when the buffer does not hold it), completing on bar.
+  __device__ __forceinline__ void tma_copy(const tma_tag& t, char* buf, std::uint64_t* bar, bool with_a) const {
+    constexpr int boxes = KC * size / W, box_cols = W / size;
+    mbarrier_arrive_expect_tx(bar, unsigned(((with_a ? M : 0) + N) * KC * size));
+    if (with_a)
+      TL_UNROLL
+      for (int j = 0; j < boxes; ++j) tma_load_2d(buf + j * M * W, t.map_a, t.a[1] + j * box_cols, t.a[0], bar);
+    TL_UNROLL
+    for (int j = 0; j < boxes; ++j) tma_load_2d(buf + a_bytes + j * N * W, t.map_b, t.b[1] + j * box_cols, t.b[0], bar);
+  }
+  // Thread 0: tile t into ring buffer w (owned: the ring's tags are this plan's).
+  __device__ __forceinline__ void tma_fill(tma_state& s, const tma_tag& t, unsigned w, bool owned) const {
+    tma_copy(t, ring_buffers() + w * tma_buffer, &s.full[w], !(owned && same_a(s.tags[w], t)));
+    s.tags[w] = t;
+    s.pending |= 1u << w;
+  }
+  // Thread 0, after a hit in buffer u of `count`: the tiles count - 1 calls ahead into the buffer
+  // the previous call used.
+  __device__ __forceinline__ void tma_ahead(tma_state& s, const tma_tag& now, const tma_tag& last, unsigned u,
+                                            unsigned count) const {
+    const unsigned far = (u + count - 1) % count;
+    tma_fill(s, stepped(s.tags[(u + count - 2) % count], step_of(now, last)), far, true);
+    s.last = now;
+    s.next_unit = (u + 1) % count;
+    s.phase ^= 1u << u;
+    s.pending &= ~(1u << u);
+  }
+  // Warp 0, after a miss: the maps, this call's copies and the next calls', and `go`.
+  __device__ __forceinline__ void tma_miss(const tma_key& ka, const tma_key& kb, const descriptor_source<2>& sa,
+                                           const descriptor_source<2>& sb, bool ring_ok) const {
+    dot_ring& r = ring_header();
+    tma_state& s = r.tma;
+    const void* const map_a = tma_map<M>(s, ka, nullptr);
+    const void* const map_b = tma_map<N>(s, kb, map_a);
+    if (thread_id() != 0) return;
+    if (!map_a || !map_b) {
+      s.go = 0;
+      return;
+    }
+    s.memo.key_a = ka;
+    s.memo.key_b = kb;
+    s.memo.map_a = map_a;
+    s.memo.map_b = map_b;
+    const tma_tag now = tag_of(map_a, map_b, sa, sb);
+    if (!(ring_ok && (r.plan == 0 || r.plan == tma_plan))) {
+      const unsigned parity = (s.phase >> arena_unit) & 1u;
+      tma_copy(now, A, &s.full[arena_unit], true);
+      s.phase ^= 1u << arena_unit;
+      s.go = 1u + arena_unit + 8u * parity;
+      return;
+    }
+    const bool owned = r.plan == tma_plan;
+    const unsigned count = r.ring_count, u = s.next_unit % count;
+    drain_all(s);
+    tma_fill(s, now, u, owned);
+    const tma_step d = step_of(now, s.last);
+    tma_tag next = now;
+    for (unsigned j = 1; j < count; ++j) {
+      next = stepped(next, d);
+      tma_fill(s, next, (u + j) % count, owned);
+    }
+    s.last = now;
+    s.next_unit = (u + 1) % count;
+    r.plan = tma_plan;
+    const unsigned parity = (s.phase >> u) & 1u;
+    s.phase ^= 1u << u;
+    s.pending &= ~(1u << u);
+    s.go = 1u + u + 8u * parity;
+  }
+#endif
+
+  // The call through the copy engine; returns whether it ran (else the cp.async paths run).
+  __device__ __forceinline__ bool run_from_tma(const EA& ea, const EB& eb) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+    if constexpr (tma_capable) {
+      const auto& sa = ea.source;
+      const auto& sb = eb.e.source;
+      if (!(ea.fresh && eb.e.fresh && tma_fits(sa) && tma_fits(sb))) return false;
+      const tma_key ka = key_of<M>(sa), kb = key_of<N>(sb);
+      const bool ring_ok = ring_fits(tma_buffer);
+      barrier();  // the previous call's instructions are done with the buffers; the header is settled
+      dot_ring& r = ring_header();
+      tma_state& s = r.tma;
+      // A hit? (Read by every thread before the second barrier; written by thread 0 after it.)
+      const unsigned u = s.next_unit, phase = s.phase, pending = s.pending, count = r.ring_count;
+      const tma_memo memo = s.memo;
+      const tma_tag now = tag_of(memo.map_a, memo.map_b, sa, sb);
+      const tma_tag last = s.last;
+      const bool hit = ring_ok && r.plan == tma_plan && memo.map_a != nullptr && same_key(memo.key_a, ka) &&
+                       same_key(memo.key_b, kb) && ((pending >> u) & 1u) &&
+                       !((pending >> ((u + count - 1) % count)) & 1u) && same(s.tags[u], now);
+      if constexpr (TL_COUNT_TMA_CALLS)
+        if (thread_id() == 0) {
+          atomicAdd(&the_map_pool().calls, 1ull);
+          if (!hit) atomicAdd(&the_map_pool().misses, 1ull);
+        }
+      if (hit) {
+        // The tiles are most likely in already; thread 0 copies the next ones while the tensor
+        // cores multiply these.
+        char* const here = ring_buffers() + u * tma_buffer;
+        mbarrier_wait(&s.full[u], (phase >> u) & 1u);
+        barrier();  // every thread has read the header
+        multiply(here, here + a_bytes, true);
+        if (thread_id() == 0) tma_ahead(s, now, last, u, count);
+        wgmma_wait<0>();
+        return true;
+      }
+      barrier();  // every thread has read the header
+      if (thread_id() < 32) tma_miss(ka, kb, sa, sb, ring_ok);
+      barrier();  // go is written
+      const unsigned go = s.go;
+      if (go == 0) return false;
+      const unsigned unit = (go - 1u) & 7u;
+      char* const here = unit == arena_unit ? A : ring_buffers() + unit * tma_buffer;
+      mbarrier_wait(&s.full[unit], (go - 1u) >> 3);
+      multiply(here, here + a_bytes, true);
+      wgmma_wait<0>();
+      return true;
+    }
+#endif
+    (void)ea;
+    (void)eb;
+    return false;
+  }
+
   // Every K step from the dot's own scratch.
   __device__ __forceinline__ void run(const EA& ea, const EB& eb) {
     // With A from registers, B's first copy goes first, so that it is in flight while the
@@ -526,8 +760,11 @@ struct wgmma_dot {
 // out = acc + a @ b on wgmma (P = wgmma_plan<...>::ok).
 template <class P, class EA, class EB, class Acc, class Out>
 __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
-  wgmma_dot<P, EA, EB, Out> dot(ea, eb, acc);
-  if (!dot.run_from_ring()) dot.run(ea, eb);
+  wgmma_dot<P, EA, EB, Out> dot(acc);
+  if (!dot.run_from_tma(ea, eb)) {
+    dot.find_tiles(ea, eb);
+    if (!dot.run_from_ring()) dot.run(ea, eb);
+  }
   dot.store(out);
 }
 

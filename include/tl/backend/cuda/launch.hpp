@@ -9,6 +9,8 @@
 #pragma once
 
 #if defined(__CUDACC__)
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <string>
 #include <tuple>
@@ -20,6 +22,7 @@
 #include "device_report.hpp"
 #include "error.hpp"
 #include "pipeline.hpp"
+#include "tensor_maps.hpp"
 
 namespace tl::detail::cuda {
 
@@ -35,7 +38,7 @@ namespace tl::detail::cuda {
 // compiled with different minimums get different kernels. In a kernel with a tensor-core dot,
 // the dynamic shared memory's header (pipeline.hpp: the dots' arena and the operand ring) is
 // written here by thread 0 before the program starts; tiles copied ahead that no call used are
-// waited for at the end.
+// waited for at the end, and the program's tensor maps given back (tensor_maps.hpp).
 template <auto Kernel, int Warps, int MinPrograms, bool Checks, class... P>
 __global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, dynamic_layout layout, P... params) {
   if constexpr (Checks) {
@@ -45,6 +48,9 @@ __global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, dynamic_layo
   if (Checks || layout.arena != 0) __syncthreads();
   Kernel(params...);
   cp_async_wait_all();
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+  if (layout.arena != 0 && threadIdx.x == 0) tma_finish();
+#endif
 }
 
 // A stable copy of a string (file names from device reports live as long as the process).
@@ -381,9 +387,12 @@ inline int allow_dynamic_shared_memory(const void* kernel, int own, int bytes, c
 // choice:
 //   the dots' arena   for a kernel with a tensor-core dot: the class its static shared
 //                     memory's markers name (dot_operands.hpp)
-//   the ring          launch_options::num_stages >= 2 and a dot that can use it: two more
-//                     buffers of the arena's size, if they fit without fewer programs on a
-//                     multiprocessor than registers and the rest of the shared memory allow
+//   the ring          launch_options::num_stages >= 2 and a dot that can use it: buffers of the
+//                     arena's size, num_stages of them (2 to max_ring_buffers), or fewer down to
+//                     2, as many as fit without fewer programs on a multiprocessor than
+//                     registers, the rest of the shared memory, and the grid allow (a grid of at
+//                     most one program per multiprocessor, a persistent kernel's, leaves each
+//                     program the multiprocessor's memory)
 // With a ring or a reservation the multiprocessor's memory is all shared (so that programs count
 // as computed); the arena alone leaves the split to the driver (the L1 a kernel's other loads
 // use).
@@ -393,8 +402,10 @@ struct dynamic_plan {
   dynamic_layout layout;
   int bytes = 0;
 };
+// ring_wanted: buffers asked for (0: none); programs_per_sm: the most programs a multiprocessor
+// may hold (0: as resources allow); reserve: keep the rest of the multiprocessor's memory too.
 inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFuncAttributes& fa, int programs_per_sm,
-                                               int num_stages, const launch_context& context) {
+                                               bool reserve, int ring_wanted, const launch_context& context) {
   dynamic_plan p;
   const arena_need need = arena_of_static_bytes(fa.sharedSizeBytes);
   p.layout.arena = need.arena;
@@ -403,30 +414,40 @@ inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFun
   if (base > most)
     throw usage_error("tl::launch: kernel " + context.kernel + " needs " + std::to_string(base) +
                       " bytes of dynamic shared memory for its dots, beyond the device's " + std::to_string(most));
-  dynamic_layout with_ring = p.layout;
-  with_ring.ring_buffer = p.layout.arena;
-  const int ring = int(dynamic_bytes(with_ring));
+  // What one program may take without fewer programs on a multiprocessor.
+  int room = most;
   if (programs_per_sm > 0) {
-    const int share = l.per_sm / programs_per_sm / 256 * 256;
-    const int unused = std::min(share - l.reserved - l.own, most);
-    if (need.ring && ring <= unused) p.layout = with_ring;
-    p.bytes = std::max(base, unused);
-  } else {
-    p.bytes = base;
-    if (num_stages >= 2 && need.ring && ring <= most) {
-      int programs = 0;
-      TL_CUDA_CHECK(
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&programs, kernel, int(fa.maxThreadsPerBlock), std::size_t(base)));
-      const int share = programs > 0 ? l.per_sm / programs / 256 * 256 - l.reserved - l.own : 0;
-      if (ring <= share) {  // no fewer programs with the ring
+    room = std::min(l.per_sm / programs_per_sm / 256 * 256 - l.reserved - l.own, most);
+  } else if (need.ring && ring_wanted >= 2) {
+    int programs = 0;
+    TL_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&programs, kernel, int(fa.maxThreadsPerBlock), std::size_t(base)));
+    room = programs > 0 ? l.per_sm / programs / 256 * 256 - l.reserved - l.own : 0;
+  }
+  p.bytes = reserve ? std::max(base, room) : base;
+  if (need.ring)
+    for (int count = std::min(ring_wanted, max_ring_buffers); count >= 2; --count) {
+      dynamic_layout with_ring = p.layout;
+      with_ring.ring_buffer = p.layout.arena;
+      with_ring.ring_count = unsigned(count);
+      const int ring = int(dynamic_bytes(with_ring));
+      if (ring <= room) {
         p.layout = with_ring;
-        p.bytes = ring;
+        p.bytes = std::max(p.bytes, ring);
+        break;
       }
     }
-  }
   if (p.bytes > 0)
-    allow_dynamic_shared_memory(kernel, l.own, p.bytes, context, programs_per_sm > 0 || p.layout.ring_buffer > 0);
+    allow_dynamic_shared_memory(kernel, l.own, p.bytes, context, reserve || p.layout.ring_count > 0);
   return p;
+}
+
+// The multiprocessors of the current device.
+inline int multiprocessors() {
+  int dev = 0, n = 0;
+  TL_CUDA_CHECK(cudaGetDevice(&dev));
+  TL_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
+  return n;
 }
 
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
@@ -496,17 +517,27 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   r.registers = attributes.numRegs;
   r.local_bytes = std::int64_t(attributes.localSizeBytes);
   // Dynamic shared memory: the dots' arena, and a programs_per_sm reservation or a dot's operand
-  // ring. Worked out once per kernel for the usual options (no reservation, with or without the ring).
+  // ring. Worked out once per kernel for each choice (reservation, persistent grid, buffers).
   dynamic_plan dyn;
-  const void* kernel_address = reinterpret_cast<const void*>(kernel);
-  if (options.programs_per_sm > 0) {
-    dyn = plan_dynamic_shared_memory(kernel_address, attributes, options.programs_per_sm, options.num_stages, context);
-  } else if (options.num_stages >= 2) {
-    static const dynamic_plan with_ring = plan_dynamic_shared_memory(kernel_address, attributes, 0, 2, context);
-    dyn = with_ring;
-  } else {
-    static const dynamic_plan without_ring = plan_dynamic_shared_memory(kernel_address, attributes, 0, 1, context);
-    dyn = without_ring;
+  {
+    const void* kernel_address = reinterpret_cast<const void*>(kernel);
+    // The cp.async ring uses two buffers; the copy engine's (TL_DESCRIPTOR_TMA) up to num_stages.
+    const int ring = TL_DESCRIPTOR_TMA ? std::max(2, options.num_stages) : 2;
+    const int wanted = options.programs_per_sm > 0 || options.num_stages >= 2 ? ring : 0;
+    static cpu::host_mutex m;
+    static std::vector<std::pair<std::array<int, 3>, dynamic_plan>> plans;
+    static const int sms = multiprocessors();
+    const bool persistent = options.programs_per_sm == 0 && std::int64_t(g.x) * g.y * g.z <= sms;
+    const std::array<int, 3> key{options.programs_per_sm, persistent ? 1 : 0, std::min(wanted, max_ring_buffers)};
+    cpu::host_lock lock(m);
+    auto found = std::find_if(plans.begin(), plans.end(), [&](const auto& e) { return e.first == key; });
+    if (found == plans.end()) {
+      const int programs = options.programs_per_sm > 0 ? options.programs_per_sm : persistent ? 1 : 0;
+      plans.emplace_back(key, plan_dynamic_shared_memory(kernel_address, attributes, programs,
+                                                         options.programs_per_sm > 0, key[2], context));
+      found = plans.end() - 1;
+    }
+    dyn = found->second;
   }
   const int dynamic = dyn.bytes;
   r.dynamic_shared_bytes = dynamic;

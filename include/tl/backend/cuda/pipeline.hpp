@@ -41,6 +41,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "arch/sm90.hpp"
 #include "layout.hpp"
 
 namespace tl::detail::cuda {
@@ -85,21 +86,62 @@ struct ring_tag {
   const void* b = nullptr;
   std::int64_t stride_a = 0, stride_b = 0;
 };
+// The bulk tensor copies of descriptor operands (dot_wgmma.hpp: run_from_tma, tensor_maps.hpp),
+// written by thread 0 alone, and only after the call's second barrier (every thread reads what
+// it needs between the first and the second).
+struct tma_key {  // what a tensor map describes: the tensor, and the box as a code
+  const void* base = nullptr;
+  std::uint64_t dims[2] = {};
+  std::uint64_t row_stride = 0;
+  unsigned box = 0;
+  unsigned pad = 0;
+};
+struct tma_tag {  // the tiles a buffer holds or is being filled with (null maps: none)
+  const void* map_a = nullptr;
+  const void* map_b = nullptr;
+  int a[2] = {}, b[2] = {};  // each tile's first row and column
+};
+inline constexpr int tma_maps_per_program = 4;
+struct tma_memo {  // the previous call's maps, by key: every thread checks its own call against them
+  tma_key key_a, key_b;
+  const void* map_a = nullptr;
+  const void* map_b = nullptr;
+};
+inline constexpr int max_ring_buffers = 4;
+inline constexpr unsigned arena_unit = max_ring_buffers;  // the arena's mbarrier and bits in tma_state
+struct tma_state {
+  std::uint64_t full[max_ring_buffers + 1];  // an mbarrier per buffer: the ring's, then the arena
+  unsigned phase;         // bit u: the parity with which buffer u's next phase completes
+  unsigned pending;       // bit u: a copy into buffer u is in flight and nobody waits for it yet
+  unsigned next_unit;     // the ring buffer the next call uses
+  unsigned go;            // after a miss, for every thread: 0, no copy (the cp.async paths run); else 1 + buffer + 4 parity
+  tma_memo memo;
+  tma_tag tags[max_ring_buffers];  // the ring buffers'
+  tma_tag last;           // the previous call's tiles (the prediction's step)
+  int slot;               // this program's maps in the pool (tensor_maps.hpp); -1: none yet; -2: none to be had
+  unsigned* owner;        // the slot's owner word, given back at the program's end
+  unsigned maps, evict;   // maps made; the next to replace
+  tma_key keys[tma_maps_per_program];
+  char staging[256];      // a map being built, at its first 128-aligned byte
+};
 struct dot_ring {
   unsigned plan;         // the dot shape that owns the ring; 0: none yet
   unsigned arena;        // bytes of the dots' arena
   unsigned ring_buffer;  // bytes of each ring buffer; 0: no ring
-  unsigned pad;
+  unsigned ring_count;   // ring buffers: 2 to max_ring_buffers (the cp.async ring uses the first two)
   ring_tag tags[2];
+#if TL_DESCRIPTOR_TMA
+  tma_state tma;
+#endif
 };
 inline constexpr unsigned ring_header_bytes = (sizeof(dot_ring) + 15) / 16 * 16;
 // The sizes the launch gives the entry (launch.hpp): arena 0 for a kernel without a tensor-core dot.
 struct dynamic_layout {
-  unsigned arena = 0, ring_buffer = 0;
+  unsigned arena = 0, ring_buffer = 0, ring_count = 0;
 };
-// Dynamic shared memory for an arena and two ring buffers (launch.hpp).
+// Dynamic shared memory for an arena and the ring's buffers (launch.hpp).
 inline constexpr unsigned dynamic_bytes(dynamic_layout l) {
-  return l.arena == 0 ? 0 : ring_header_bytes + 1024 + l.arena + 2 * l.ring_buffer;
+  return l.arena == 0 ? 0 : ring_header_bytes + 1024 + l.arena + l.ring_count * l.ring_buffer;
 }
 
 }  // namespace tl::detail::cuda
@@ -134,7 +176,20 @@ __device__ __forceinline__ void ring_reset(dynamic_layout l) {
   r.plan = 0;
   r.arena = l.arena;
   r.ring_buffer = l.ring_buffer;
+  r.ring_count = l.ring_count;
   r.tags[0] = r.tags[1] = ring_tag{};
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+  tma_state& t = r.tma;
+  for (auto& b : t.full) mbarrier_init(&b, 1);
+  fence_mbarrier_init();
+  t.phase = t.pending = t.next_unit = t.go = 0;
+  t.memo = tma_memo{};
+  for (auto& tag : t.tags) tag = tma_tag{};
+  t.last = tma_tag{};
+  t.slot = -1;
+  t.owner = nullptr;
+  t.maps = t.evict = 0;
+#endif
 }
 
 #endif  // __CUDACC__
