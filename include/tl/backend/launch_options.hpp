@@ -61,7 +61,9 @@ struct launch_options {
   int num_stages = 3;       // Triton's num_stages, 1 to 8: from 2 on, a dot in a loop whose
                             // tiles cp.async copies (wgmma, sm_90a) also copies the next
                             // step's while it multiplies, in two buffers of dynamic shared
-                            // memory, where they cost no occupancy (1: no copies ahead).
+                            // memory, where they cost no occupancy (1: no copies ahead); with
+                            // TL_DESCRIPTOR_TMA=1, descriptor tiles up to num_stages - 1 steps
+                            // ahead in up to num_stages (at most 4) buffers.
                             // Tiles copied ahead do not see the loop's own stores to them.
 };
 

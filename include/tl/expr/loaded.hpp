@@ -17,9 +17,9 @@
 // folds (a block is either updated or not where the dot sees it).
 //
 // A tensor descriptor's load (ops/tensor_descriptor.hpp) also keeps its descriptor and the
-// block's offsets (Src = descriptor_source): on sm_90a a dot copies such an operand with the
-// bulk tensor copy engine (backend/cuda/dot_wgmma.hpp), which gives 0 outside the tensor as the
-// load's mask does.
+// block's offsets (Src = descriptor_source): on sm_90a with TL_DESCRIPTOR_TMA=1 a dot copies such
+// an operand with the bulk tensor copy engine (backend/cuda/dot_wgmma.hpp), which gives 0 outside
+// the tensor as the load's mask does.
 #pragma once
 
 #include <cstdint>

@@ -16,9 +16,10 @@
 // descriptor call's line. Ranks 1 to 3.
 //
 // A dot operand that is a descriptor's load is read again from memory by the dot, as any loaded
-// block (expr/loaded.hpp): on sm_90a a rank-2 descriptor's block goes through the bulk tensor
-// copy engine (TMA), whose tensor map the dot builds on first use (backend/cuda/tensor_maps.hpp);
-// elsewhere, and where TMA's rules are not met, through cp.async (backend/cuda/dot_copy.hpp).
+// block (expr/loaded.hpp), through cp.async (backend/cuda/dot_copy.hpp); with
+// TL_DESCRIPTOR_TMA=1 on sm_90a, a rank-2 descriptor's block goes through the bulk tensor copy
+// engine (TMA) instead, whose tensor map the dot builds on first use
+// (backend/cuda/tensor_maps.hpp).
 #pragma once
 
 #include <cstdint>

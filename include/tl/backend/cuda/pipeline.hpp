@@ -23,11 +23,13 @@
 //
 // Two buffers, not num_stages: on puzzle 11 (fp16, 128 x 128 x 64 tiles) two steps ahead ran
 // no faster than one, and the third buffer costs programs per multiprocessor for larger tiles
-// (docs/performance.md).
+// (docs/performance.md). The copy engine's ring (TL_DESCRIPTOR_TMA, dot_wgmma.hpp:
+// run_from_tma) uses up to num_stages buffers (max_ring_buffers), as many as the launch gave
+// (ring_count); its state, written by thread 0, is tma_state below.
 //
 // Dynamic shared memory (launch.hpp sizes it; nothing else uses it), in a kernel with a
 // tensor-core dot:
-//   [header] [up to 1024 bytes: alignment] [the dots' arena] [ring buffer 0] [ring buffer 1]
+//   [header] [up to 1024 bytes: alignment] [the dots' arena] [ring buffer 0] [ring buffer 1] ...
 // (The region itself is only 16-aligned: declared 1024-aligned, ptxas pads the static shared
 // memory to 1024 bytes, which would hide the arena markers, dot_operands.hpp.)
 // The arena holds the operands of whichever dot runs (dot_scratch, dot_operands.hpp); the ring's
