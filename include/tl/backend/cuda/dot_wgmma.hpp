@@ -24,11 +24,14 @@
 //
 // The dot runs in named steps (wgmma_dot below):
 //   plan        wgmma_plan: instruction shape, K step, row widths, which operand goes how
-//   prologue    the accumulator in wgmma's register order, the tiles cp.async can copy
+//   prologue    the accumulator in wgmma's register order; the tiles cp.async can copy
+//               (find_tiles, unless the copy engine runs the call)
 //   stage       a K step's A and B into shared memory: cp.async copies, or writes from
 //               registers (B first, A's broadcast blocks staged)
 //   main loop   per K step: stage, fence, barrier, the wgmma group, wait; or, one K step a
-//               call, from the operand ring (pipeline.hpp), which the previous call filled
+//               call, from the operand ring (pipeline.hpp), which the previous call filled;
+//               or, descriptor operands with TL_DESCRIPTOR_TMA, from the copy engine's ring
+//               (run_from_tma)
 //   epilogue    the accumulators into the result block
 #pragma once
 
@@ -475,15 +478,16 @@ struct wgmma_dot {
   // Both operands descriptor loads of rank 2 (A's block M x K, B = trans(x) with x's N x K),
   // K one step, B's columns in memory order: each tile is one box per W bytes of its rows,
   // which the copy engine writes in the K-major swizzled layout as it is (tensor_maps.hpp).
-  // With the ring (pipeline.hpp) the tiles alternate between its two buffers: each call copies
-  // the tiles the next call will most likely ask for into the other buffer while its own, copied
-  // by the previous call, are multiplied. A call is a hit when its maps are the previous call's
-  // (same keys) and the buffer holds its tiles; every thread sees that from the header, thread 0
-  // copies the next tiles after the second barrier, and the others only wait for theirs. Any
-  // other call (the first of a loop, a new map, a prediction that missed) is a miss: warp 0
-  // finds or builds the maps, waits for what is in flight, copies this call's tiles and the
-  // next ones, and says where to wait (`go`). Without the ring (num_stages = 1, no room, a dot
-  // of another shape owns it) each call copies into the arena and waits.
+  // With the ring (pipeline.hpp) the calls take its `count` buffers in turn, and the tiles of
+  // the next count - 1 calls, as predicted, are in flight while a call's own are multiplied. A
+  // call is a hit when its maps are the previous call's (same keys) and its buffer holds its
+  // tiles: every thread sees that from the header, waits for its buffer and issues its wgmma;
+  // thread 0 then copies the tiles count - 1 calls ahead into the buffer the previous call used,
+  // while the tensor cores run. Any other call (the first of a loop, a new map, a prediction
+  // that missed) is a miss: warp 0 finds or builds the maps, waits for what is in flight, copies
+  // this call's tiles and the next ones, and says where to wait (`go`). Without the ring
+  // (num_stages = 1, no room, a dot of another shape owns it) each call copies into the arena
+  // and waits.
   using ESource = std::remove_cvref_t<EA>;
   using BSourceX = std::remove_cvref_t<BSource>;
   static constexpr bool tma_capable =
