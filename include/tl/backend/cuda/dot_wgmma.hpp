@@ -537,9 +537,7 @@ struct wgmma_dot {
     f.row_stride = key.row_stride;
     f.box[0] = unsigned(W / size);
     f.box[1] = unsigned(Rows);
-    f.element_type = size == 1 ? 0 : size == 2 ? 1 : 2;
-    f.swizzle = W == 128 ? 3 : W == 64 ? 2 : 1;
-    return tensor_map_for(s, key, f, keep);
+    return tensor_map_for<size == 1 ? 0u : size == 2 ? 1u : 2u, W == 128 ? 3u : W == 64 ? 2u : 1u>(s, key, f, keep);
   }
   __device__ __forceinline__ static bool same_a(const tma_tag& x, const tma_tag& y) {
     return x.map_a == y.map_a && x.a[0] == y.a[0] && x.a[1] == y.a[1];

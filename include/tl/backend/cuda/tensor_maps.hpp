@@ -79,8 +79,9 @@ __device__ __forceinline__ void drain_all(tma_state& s) {
   for (unsigned u = 0; u < unsigned(max_ring_buffers); ++u) drain_buffer(s, u);
 }
 
-// The map for key (fields: what to build), by all of warp 0; null when none can be had. `keep`:
-// a map this call already uses, not to be replaced.
+// The map for key (fields, ElementType, Swizzle: what to build, tensor_map_build), by all of
+// warp 0; null when none can be had. `keep`: a map this call already uses, not to be replaced.
+template <unsigned ElementType, unsigned Swizzle>
 __device__ __forceinline__ const void* tensor_map_for(tma_state& s, const tma_key& key, const tensor_map_fields& fields,
                                                       const void* keep) {
   const unsigned lane = threadIdx.x % 32;
@@ -123,7 +124,7 @@ __device__ __forceinline__ const void* tensor_map_for(tma_state& s, const tma_ke
   void* map = the_map_pool().maps[slot][index & 0xffff];
   if (index >> 16) {
     const auto staging = (reinterpret_cast<std::uintptr_t>(s.staging) + 127) & ~std::uintptr_t(127);
-    tensor_map_build(map, reinterpret_cast<void*>(staging), fields);
+    tensor_map_build<ElementType, Swizzle>(map, reinterpret_cast<void*>(staging), fields);
     if (lane == 0) tensor_map_acquire(map);
   }
   return map;

@@ -71,11 +71,11 @@ struct tensor_map_fields {
   std::uint64_t dims[2];         // innermost first
   std::uint64_t row_stride;      // bytes between rows (a multiple of 16)
   unsigned box[2];               // innermost first; box[0] * element size <= the swizzle width
-  unsigned element_type;         // 0, 1, 2: 8-, 16-, 32-bit integers (the bits are copied as they are)
-  unsigned swizzle;              // 1, 2, 3: 32-, 64-, 128-byte swizzle
 };
 // By all 32 lanes of one warp: the map at `global` (128 bytes, 128-aligned) from `staging`
-// (128 bytes of shared memory, 128-aligned).
+// (128 bytes of shared memory, 128-aligned). ElementType 0, 1, 2: 8-, 16-, 32-bit integers (the
+// bits are copied as they are); Swizzle 1, 2, 3: 32-, 64-, 128-byte swizzle.
+template <unsigned ElementType, unsigned Swizzle>
 __device__ __forceinline__ void tensor_map_build(void* global, void* staging, const tensor_map_fields& f) {
   const unsigned lane = threadIdx.x % 32;
   const unsigned s = shared_address(staging);
@@ -94,19 +94,9 @@ __device__ __forceinline__ void tensor_map_build(void* global, void* staging, co
                  : "memory");
     asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 0, 1;" ::"r"(s) : "memory");
     asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 1, 1;" ::"r"(s) : "memory");
-    if (f.element_type == 0)
-      asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 0;" ::"r"(s) : "memory");
-    else if (f.element_type == 1)
-      asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 1;" ::"r"(s) : "memory");
-    else
-      asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 2;" ::"r"(s) : "memory");
+    asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], %1;" ::"r"(s), "n"(ElementType) : "memory");
     asm volatile("tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [%0], 0;" ::"r"(s) : "memory");
-    if (f.swizzle == 1)
-      asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 1;" ::"r"(s) : "memory");
-    else if (f.swizzle == 2)
-      asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 2;" ::"r"(s) : "memory");
-    else
-      asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 3;" ::"r"(s) : "memory");
+    asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], %1;" ::"r"(s), "n"(Swizzle) : "memory");
     asm volatile("tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%0], 0;" ::"r"(s) : "memory");
   }
   __syncwarp();
