@@ -31,6 +31,15 @@ std::vector<T> random_values(std::size_t n, double lo = -2, double hi = 2) {
   return v;
 }
 
+// Multiples of 1/4 in [-2, 2]: exact in every element type (fp8 included), and so are the sums of
+// their products in float32, whatever order the tensor cores add them in.
+template <class T>
+std::vector<T> random_quarters(std::size_t n) {
+  std::vector<T> v(n);
+  for (auto& e : v) e = T(float(random_int(-8, 8)) / 4);
+  return v;
+}
+
 inline constexpr tl::launch_options cpu{.backend = tl::backend::cpu};
 inline constexpr tl::launch_options cuda{.backend = tl::backend::cuda};
 

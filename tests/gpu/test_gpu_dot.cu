@@ -122,13 +122,6 @@ TL_KERNEL void forms_matmul_k(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl
   tl::store(c_ptr + (rm(_, None) * N + rn(None, _)), acc, (rm(_, None) < M) & (rn(None, _) < N));
 }
 
-template <class T>
-std::vector<T> random_quarters(std::size_t n) {
-  std::vector<T> v(n);
-  for (auto& e : v) e = T(float(random_int(-8, 8)) / 4);
-  return v;
-}
-
 template <class T, int BM, int BN, int BK, b_form Form>
 void check_matmul_form(int M, int N, int K) {
   const auto a = random_quarters<T>(std::size_t(M) * K), b = random_quarters<T>(std::size_t(K) * N);

@@ -99,15 +99,6 @@ TL_KERNEL void three_pairs_k(tl::ptr<const tl::fp16> a, tl::ptr<const tl::fp16> 
   tl::store(c + (rows(_, None) * N + cols(None, _)), acc, (rows(_, None) < M) & (cols(None, _) < N));
 }
 
-// Multiples of 1/4 in [-2, 2]: exact in every element type, and so are the products' sums in
-// float32, whatever order the tensor cores add them in.
-template <class T>
-std::vector<T> random_quarters(std::size_t n) {
-  std::vector<T> v(n);
-  for (auto& e : v) e = T(float(random_int(-8, 8)) / 4);
-  return v;
-}
-
 template <int BM, int BN, int BK, class T>
 void check_nt(int trials, bool aligned_strides, const char* what) {
   for (int trial = 0; trial < trials; ++trial) {
