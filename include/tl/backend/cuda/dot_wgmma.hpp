@@ -210,6 +210,10 @@ struct wgmma_dot {
   // Can the dot run from the operand ring (run_from_ring)? Both tiles copied whole, K one step.
   static constexpr bool ring_capable =
       !a_regs && K == KC && (P::b_mn_major || b_kmajor_tile) && async_operand<EA>() && b_copyable;
+  // A ring buffer's bytes, and the code of this dot shape that owns the ring (pipeline.hpp).
+  static constexpr unsigned ring_buffer_bytes = (unsigned(P::bytes(KC)) + 1023) / 1024 * 1024;
+  static constexpr unsigned ring_plan = 1u + (unsigned(M / 64 - 1) | unsigned(N / 16 - 1) << 6 | unsigned(KC / 8 - 1) << 12 |
+                                              unsigned(size) << 20 | unsigned(permuted) << 24 | unsigned(b_kmajor_tile) << 25);
   // The accumulator in wgmma's register order, per 16-row slot group mt and piece of B.
   static constexpr int NG = N / 16, MT = LO::slots / 8 / NG, PIECES = N / piece;
 
@@ -418,9 +422,7 @@ struct wgmma_dot {
   // checks are few, and the descriptors are a base plus constants.
   __device__ __forceinline__ bool run_from_ring() {
     if constexpr (ring_capable) {
-      constexpr unsigned buffer = (unsigned(P::bytes(KC)) + 1023) / 1024 * 1024;
-      constexpr unsigned plan = 1u + (unsigned(M / 64 - 1) | unsigned(N / 16 - 1) << 6 | unsigned(KC / 8 - 1) << 12 |
-                                      unsigned(size) << 20 | unsigned(permuted) << 24 | unsigned(b_kmajor_tile) << 25);
+      constexpr unsigned buffer = ring_buffer_bytes, plan = ring_plan;
       if (!(ring_fits(buffer) && a_tile.ok && b_tile.ok)) return false;
       barrier();  // the previous call's instructions are done with the buffers; the header is settled
       dot_ring& ring = ring_header();
@@ -497,9 +499,7 @@ struct wgmma_dot {
 #else
       false;
 #endif
-  static constexpr unsigned tma_buffer = (unsigned(P::bytes(KC)) + 1023) / 1024 * 1024;
-  static constexpr unsigned tma_plan = 1u + (unsigned(M / 64 - 1) | unsigned(N / 16 - 1) << 6 | unsigned(KC / 8 - 1) << 12 |
-                                             unsigned(size) << 20 | 1u << 26);
+  static constexpr unsigned tma_plan = ring_plan | 1u << 26;  // the ring's owner: not the cp.async ring's plan
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
   // Can the copy engine read this descriptor's blocks? (Its rules: a 16-byte aligned base and row
@@ -590,7 +590,7 @@ struct wgmma_dot {
   }
   // Thread 0: tile t into ring buffer w (owned: the ring's tags are this plan's).
   __device__ __forceinline__ void tma_fill(tma_state& s, const tma_tag& t, unsigned w, bool owned) const {
-    tma_copy(t, ring_buffers() + w * tma_buffer, &s.full[w], !(owned && same_a(s.tags[w], t)));
+    tma_copy(t, ring_buffers() + w * ring_buffer_bytes, &s.full[w], !(owned && same_a(s.tags[w], t)));
     s.tags[w] = t;
     s.pending |= 1u << w;
   }
@@ -657,7 +657,7 @@ struct wgmma_dot {
       const auto& sb = eb.e.source;
       if (!(ea.fresh && eb.e.fresh && tma_fits(sa) && tma_fits(sb))) return false;
       const tma_key ka = key_of<M>(sa), kb = key_of<N>(sb);
-      const bool ring_ok = ring_fits(tma_buffer);
+      const bool ring_ok = ring_fits(ring_buffer_bytes);
       barrier();  // the previous call's instructions are done with the buffers; the header is settled
       dot_ring& r = ring_header();
       tma_state& s = r.tma;
@@ -677,7 +677,7 @@ struct wgmma_dot {
       if (hit) {
         // The tiles are most likely in already; thread 0 copies the next ones while the tensor
         // cores multiply these.
-        char* const here = ring_buffers() + u * tma_buffer;
+        char* const here = ring_buffers() + u * ring_buffer_bytes;
         mbarrier_wait(&s.full[u], (phase >> u) & 1u);
         barrier();  // every thread has read the header
         multiply(here, here + a_bytes, true);
@@ -691,7 +691,7 @@ struct wgmma_dot {
       const unsigned go = s.go;
       if (go == 0) return false;
       const unsigned unit = (go - 1u) & 7u;
-      char* const here = unit == arena_unit ? A : ring_buffers() + unit * tma_buffer;
+      char* const here = unit == arena_unit ? A : ring_buffers() + unit * ring_buffer_bytes;
       mbarrier_wait(&s.full[unit], (go - 1u) >> 3);
       multiply(here, here + a_bytes, true);
       wgmma_wait<0>();
