@@ -404,6 +404,8 @@ struct dynamic_plan {
 };
 // ring_wanted: buffers asked for (0: none); programs_per_sm: the most programs a multiprocessor
 // may hold (0: as resources allow); reserve: keep the rest of the multiprocessor's memory too.
+// In the launch's symbol namespace: the header's size depends on TL_DESCRIPTOR_TMA.
+inline namespace TL_LAUNCH_ABI {
 inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFuncAttributes& fa, int programs_per_sm,
                                                bool reserve, int ring_wanted, const launch_context& context) {
   dynamic_plan p;
@@ -441,6 +443,7 @@ inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFun
     allow_dynamic_shared_memory(kernel, l.own, p.bytes, context, reserve || p.layout.ring_count > 0);
   return p;
 }
+}  // namespace TL_LAUNCH_ABI
 
 // The multiprocessors of the current device.
 inline int multiprocessors() {
