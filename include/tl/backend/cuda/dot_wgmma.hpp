@@ -231,6 +231,19 @@ struct wgmma_dot {
     return 8 * (mt * NG + j / 2) + 4 * r + 2 * (j & 1) + b;
   }
 
+  // Pins the accumulator registers here (an empty asm that reads and writes each), after a
+  // wgmma wait and before the instructions are issued: the compiler then moves no access to
+  // them across the wait or the issue, which ptxas would answer by inserting waits itself or by
+  // serializing every wgmma of the kernel.
+  __device__ __forceinline__ void fence_accumulators() {
+    TL_UNROLL
+    for (int mt = 0; mt < MT; ++mt)
+      TL_UNROLL
+      for (int p = 0; p < PIECES; ++p)
+        TL_UNROLL
+        for (int i = 0; i < piece / 2; ++i) asm volatile("" : "+f"(d[mt][p][i])::"memory");
+  }
+
   // ---- prologue ----
   template <class Acc>
   __device__ __forceinline__ wgmma_dot(const Acc* acc) {
@@ -344,6 +357,7 @@ struct wgmma_dot {
       if (from_base) return b_base + descriptor_offset(off);
       return BMn ? smem_descriptor(Bb + off, 1024, N / 64 * 1024, 128) : smem_descriptor(Bb + off, 16, 8 * W, W);
     };
+    fence_accumulators();
     wgmma_fence();
     TL_UNROLL
     for (int s = 0; s < KC / Kind::k; ++s) {
@@ -398,6 +412,7 @@ struct wgmma_dot {
             af[set][mt][2 * u + h][3] = __float_as_uint(g8.x[2 * h + 1]);
           }
         }
+      fence_accumulators();
       wgmma_fence();
       TL_UNROLL
       for (int s = 0; s < KA / Kind::k; ++s) {
@@ -461,6 +476,7 @@ struct wgmma_dot {
       const unsigned running = ring.running;
       if (running != 0 && (!hit || running - 1 == next_unit)) {
         wgmma_wait<0>();
+        fence_accumulators();
         barrier();
       }
       if (!hit) {
@@ -492,8 +508,12 @@ struct wgmma_dot {
       multiply(here, here + a_bytes, true);
       // A K loop's group runs on under the caller's next step (the next call's copies go to
       // the unit after next); any other call's ends here, as a call without the ring does.
-      if (keep_running && ahead) wgmma_wait<1>();
-      else wgmma_wait<0>();
+      if (keep_running && ahead) {
+        wgmma_wait<1>();
+      } else {
+        wgmma_wait<0>();
+        fence_accumulators();
+      }
       return true;
     } else {
       return false;
@@ -524,12 +544,10 @@ struct wgmma_dot {
       false;
 #endif
   static constexpr unsigned tma_plan = ring_plan | 1u << 26;  // the ring's owner: not the cp.async ring's plan
-  // May a K loop's call from the ring return with its wgmma group running? Pointer operands
-  // only: a loop over descriptor blocks made ptxas serialize every wgmma of the kernel
-  // (C7515; docs/performance.md), as did a call that may also run from the copy engine (whose
-  // path's results meet the ring's in registers).
-  static constexpr bool may_keep_running = !tma_capable && descriptor_rank_v<ESource> == 0 &&
-                                           descriptor_rank_v<std::remove_cvref_t<BSource>> == 0;
+  // May a K loop's call from the ring return with its wgmma group running? Not where the call
+  // may also run from the copy engine (TL_DESCRIPTOR_TMA): the two paths' results meet in
+  // registers, and ptxas then serialized every wgmma of the kernel (C7515).
+  static constexpr bool may_keep_running = !tma_capable;
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
   // Can the copy engine read this descriptor's blocks? (Its rules: a 16-byte aligned base and row
@@ -713,6 +731,7 @@ struct wgmma_dot {
         multiply(here, here + a_bytes, true);
         if (thread_id() == 0) tma_ahead(s, now, last, u, count);
         wgmma_wait<0>();
+        fence_accumulators();
         return true;
       }
       claim_arena();  // the copies may go to the arena, the cp.async ring's unit 0
@@ -726,6 +745,7 @@ struct wgmma_dot {
       mbarrier_wait(&s.full[unit], (go - 1u) >> 3);
       multiply(here, here + a_bytes, true);
       wgmma_wait<0>();
+      fence_accumulators();
       return true;
     }
 #endif
@@ -777,6 +797,7 @@ struct wgmma_dot {
       // unfinished, to run on under the caller's next loads, gains nothing: ptxas waits for it
       // wherever the accumulator registers flow on, in a loop at the back edge.)
       wgmma_wait<0>();
+      fence_accumulators();
     }
   }
 

@@ -11,10 +11,12 @@
 // call's group queues behind it. Three buffers, so that a call copies into the buffer the
 // group two calls back read, which every thread waited for before the call's first barrier.
 //
-// A group left running writes the accumulator registers the call returned: every other op's
-// lowering that reads a float32 block first waits for the groups (settle_dots, below), as does
-// the dot itself where it does not run from the ring; ptxas would otherwise insert the wait
-// itself, with a note in the build's output.
+// A group left running writes the accumulator registers the call returned. ptxas tracks them:
+// the first instruction that reads them outside a wgmma (the kernel's epilogue, a dot that does
+// not chain on them) waits for the group, and the build's output says so once per kernel
+// ("(C7517) warpgroup.wait is injected ... to allow use of registers defined by GMMA"). Waits
+// written in tl's lowerings instead made ptxas serialize every wgmma of some kernels (C7515;
+// docs/performance.md).
 //
 // A prediction is only used where it is checked: the ring's header records, per buffer, the
 // first element and row stride of the A and B tiles it was given, and a call uses a buffer only
