@@ -14,5 +14,5 @@ unsigned TL_ABI_NAME(own_header_bytes_)() { return unsigned((sizeof(tl::detail::
 unsigned TL_ABI_NAME(planned_bytes_)(unsigned arena) {
   tl::detail::cuda::dynamic_layout layout;
   layout.arena = arena;
-  return tl::detail::cuda::dynamic_bytes(layout);  // an out-of-line call: the unit is built at -O0
+  return tl::detail::cuda::dynamic_bytes(layout);  // an out-of-line call: the unit is built with -fno-inline
 }
