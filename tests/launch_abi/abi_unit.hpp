@@ -3,9 +3,7 @@
 // dynamic_bytes, a function the launch calls, computes for an arena of `arena` bytes.
 #include <tl/kernel.hpp>
 
-#define TL_ABI_CAT2_(a, b) a##b
-#define TL_ABI_CAT_(a, b) TL_ABI_CAT2_(a, b)
-#define TL_ABI_NAME(name) TL_ABI_CAT_(name, TL_DESCRIPTOR_TMA)
+#define TL_ABI_NAME(name) TL_CAT_(name, TL_DESCRIPTOR_TMA)  // config.hpp's
 
 unsigned TL_ABI_NAME(own_header_bytes_)();
 unsigned TL_ABI_NAME(planned_bytes_)(unsigned arena);
