@@ -24,19 +24,24 @@ TL_INLINE auto full(V value, dtype<T>) {
   detail::block_t<T, shape<D...>> b;
   const T v = detail::convert<T>(detail::canonical_t<V>(value));
   b.fill(v);
+  b.keep_here();
   return b;
 }
 
 // zeros<D...>(dtype): a block of zeros (Triton: tl.zeros((D...), dtype)).
 template <int... D, class T>
 TL_INLINE auto zeros(dtype<T>) {
-  return detail::block_t<T, shape<D...>>{};
+  detail::block_t<T, shape<D...>> b{};
+  b.keep_here();
+  return b;
 }
 
 template <class E>
   requires detail::is_expr_v<E>
 TL_INLINE auto zeros_like(const E&) {
-  return detail::block_t<detail::value_of_t<E>, detail::shape_of_t<E>>{};
+  detail::block_t<detail::value_of_t<E>, detail::shape_of_t<E>> b{};
+  b.keep_here();
+  return b;
 }
 
 template <class E, class V>
@@ -46,6 +51,7 @@ TL_INLINE auto full_like(const E&, V value) {
   B b;
   const auto v = detail::convert<detail::value_of_t<E>>(detail::canonical_t<V>(value));
   b.fill(v);
+  b.keep_here();
   return b;
 }
 

@@ -17,6 +17,8 @@ struct block_storage {
   T v[S::size > 0 ? S::size : 1]{};
 
   TL_INLINE T read(const coord<S::rank>& c) const { return v[ravel<S>(c)]; }
+  // A new block's values stay where they are made (the CUDA backend's reason; nothing here).
+  TL_INLINE void keep_here() {}
   TL_INLINE void fill(T x) {
     for (auto& e : v) e = x;
   }

@@ -67,6 +67,7 @@ __device__ void print_arg(const A& a) {
 // "pid (0, 1, 0) x [0.5, 0.25]": called by every thread of the program (blocks are gathered).
 template <class... A>
 __device__ void print(const A&... args) {
+  settle_dots<A...>();
   if (thread_id() == 0) printf("pid (%d, %d, %d)", program_id(0), program_id(1), program_id(2));
   (print_arg(args), ...);
   if (thread_id() == 0) printf("\n");

@@ -75,6 +75,9 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
   using Kind = typename mma_kind<TA, typename Out::value_type, Tf32>::type;
   using LO = typename Out::layout;
   using LA = own_layout<EA>;
+  // The operands may read the result of a wgmma dot still running (pipeline.hpp); so may the
+  // accumulator, where this dot does not chain wgmma groups on it.
+  settle_dots<EA, EB>();
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using wgmma = wgmma_plan_for<D, Kind, EA, EB, Out>;
   if constexpr (wgmma::ok) {
@@ -82,6 +85,7 @@ __device__ void dot(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
     return;
   }
 #endif
+  settle_dots<Acc>();
   constexpr bool tensor_cores = [] {
     if constexpr (mma_sync_kind<Kind>() && LO::tiled && D::M % 16 == 0 && D::N % 16 == 0 &&
                   D::K % mma_k<Kind>() == 0 && D::K % LA::vec == 0)

@@ -86,6 +86,7 @@ __device__ void dot_mma_sync(const EA& ea, const EB& eb, const Acc* acc, Out& ou
   if constexpr (P::b_rows) stage_each(ax, bx.e);
   else stage_each(ax, bx);
   char* base = dot_scratch<P::scratch_bytes>();
+  claim_arena();  // a wgmma dot's operand ring may use it (pipeline.hpp); the loop's barrier follows
   C* A = reinterpret_cast<C*>(base);
   C* B = reinterpret_cast<C*>(base + P::a_bytes);
   auto a_at = [&](int r, int c) { return A + std::int64_t(r) * lda + c; };

@@ -231,6 +231,19 @@ struct wgmma_dot {
     return 8 * (mt * NG + j / 2) + 4 * r + 2 * (j & 1) + b;
   }
 
+  // Pins the accumulator registers here (an empty asm that reads and writes each), after a
+  // wgmma wait and before the instructions are issued: the compiler then moves no access to
+  // them across the wait or the issue, which ptxas would answer by inserting waits itself or by
+  // serializing every wgmma of the kernel.
+  __device__ __forceinline__ void fence_accumulators() {
+    TL_UNROLL
+    for (int mt = 0; mt < MT; ++mt)
+      TL_UNROLL
+      for (int p = 0; p < PIECES; ++p)
+        TL_UNROLL
+        for (int i = 0; i < piece / 2; ++i) asm volatile("" : "+f"(d[mt][p][i])::"memory");
+  }
+
   // ---- prologue ----
   template <class Acc>
   __device__ __forceinline__ wgmma_dot(const Acc* acc) {
@@ -344,6 +357,7 @@ struct wgmma_dot {
       if (from_base) return b_base + descriptor_offset(off);
       return BMn ? smem_descriptor(Bb + off, 1024, N / 64 * 1024, 128) : smem_descriptor(Bb + off, 16, 8 * W, W);
     };
+    fence_accumulators();
     wgmma_fence();
     TL_UNROLL
     for (int s = 0; s < KC / Kind::k; ++s) {
@@ -398,6 +412,7 @@ struct wgmma_dot {
             af[set][mt][2 * u + h][3] = __float_as_uint(g8.x[2 * h + 1]);
           }
         }
+      fence_accumulators();
       wgmma_fence();
       TL_UNROLL
       for (int s = 0; s < KA / Kind::k; ++s) {
@@ -415,16 +430,24 @@ struct wgmma_dot {
   }
 
   // One K step a call, from the operand ring (pipeline.hpp): this call's tiles were most
-  // likely copied by the previous call; this call copies the next step's. Used when the launch
-  // gave the ring its two buffers, both tiles are whole and copyable, and no dot of another
-  // shape owns the ring; returns whether it ran. Every instruction here is on the step's path
-  // (the issue slots are as busy as the tensor cores): the buffer count is a constant, the
-  // checks are few, and the descriptors are a base plus constants.
+  // likely copied by the previous call; this call copies the next step's and returns with its
+  // wgmma group running. Used when the launch gave the ring its buffers, both tiles are whole
+  // and copyable, and no dot of another shape owns the ring; returns whether it ran. Every
+  // instruction here is on the step's path (the issue slots are as busy as the tensor cores):
+  // the unit count is a constant, the checks are few, and the descriptors are a base plus
+  // constants.
+  // KeepRunning: the accumulator is a block the kernel carries from call to call (a computed
+  // block: a loop's), which the next call's group chains on; a loaded accumulator, or none,
+  // is read by the code after the call, so its group ends in the call.
+  template <bool KeepRunning>
   __device__ __forceinline__ bool run_from_ring() {
     if constexpr (ring_capable) {
+      constexpr bool keep_running = KeepRunning && may_keep_running;
       constexpr unsigned buffer = ring_buffer_bytes, plan = ring_plan;
       if (!(ring_fits(buffer) && a_tile.ok && b_tile.ok)) return false;
-      barrier();  // the previous call's instructions are done with the buffers; the header is settled
+      // The previous call's copies are issued and the header is settled; every thread has
+      // waited for the group two ring calls back, which read the buffer copied ahead below.
+      barrier();
       dot_ring& ring = ring_header();
       const unsigned owner = ring.plan;
       if (owner != 0 && owner != plan) return false;
@@ -434,10 +457,11 @@ struct wgmma_dot {
       const std::int64_t sa = a_tile.row_stride, sb = b_tile.row_stride;
       const T* const a1 = a0 + KC;       // the next step's tiles: A's next columns,
       const T* const b1 = b0 + (b_kmajor_tile ? KC : KC * sb);  // B's next rows (x's or B's next K cells)
-      // The buffer of a step: A's origin in K steps, modulo 2, so consecutive steps alternate.
-      const unsigned unit = unsigned(reinterpret_cast<std::uintptr_t>(a0) / (KC * size)) & 1u;
-      char* const here = ring_buffers() + unit * buffer;
-      char* const next = ring_buffers() + (unit ^ 1u) * buffer;
+      // The unit of a step: A's origin in K steps, modulo 3, so consecutive steps take turns.
+      const unsigned unit = unsigned(reinterpret_cast<std::uintptr_t>(a0) / (KC * size) % ring_units);
+      const unsigned next_unit = unit == ring_units - 1 ? 0u : unit + 1;
+      char* const here = ring_unit(unit, buffer);
+      char* const next = ring_unit(next_unit, buffer);
       const ring_tag tag = ring.tags[unit];
       const bool hit = (owner == plan) & (tag.a == a0) & (tag.b == b0) & (tag.stride_a == sa) & (tag.stride_b == sb);
       bool ahead = a_tile.inside(KC, M, KC) & (b_kmajor_tile ? b_tile.inside(KC, N, KC) : b_tile.inside(KC * sb, KC, N));
@@ -445,12 +469,22 @@ struct wgmma_dot {
         copy_a(a, Ab);
         copy_b(b, Ab + a_bytes);
       };
+      // The group still running (the previous ring call's, in a K loop) reads its unit: it
+      // finishes first, in every warpgroup, where this call writes that unit: a miss (whose
+      // units follow no previous call's), or a hit whose next unit it is (a loop that walks
+      // back).
+      const unsigned running = ring.running;
+      if (running != 0 && (!hit || running - 1 == next_unit)) {
+        wgmma_wait<0>();
+        fence_accumulators();
+        barrier();
+      }
       if (!hit) {
         // The first call of a loop, or a loop that does not walk K one step a call: the copy
         // in flight lands first (this thread's goes to the places its copies now go: same
-        // shape), then this step is copied too, A only when the buffer does not hold it. A
-        // loop whose A stays (attention's q: its B walks N, not K) is not a K loop: nothing is
-        // copied ahead for it. (Decided here, so that a hit's path stays as short as it was.)
+        // shape), then this step is copied too, A only when the unit holds it. A loop whose A
+        // stays (attention's q: its B walks N, not K) is not a K loop: nothing is copied ahead
+        // for it. (Decided here, so that a hit's path stays as short as it was.)
         const bool a_kept = (owner == plan) & (tag.a == a0) & (tag.stride_a == sa);
         cp_async_wait_all();
         if (!a_kept) copy_a(a0, here);
@@ -461,15 +495,25 @@ struct wgmma_dot {
       if (ahead) copy_step(a1, b1, next);
       cp_async_commit();           // one group a step, empty or not:
       cp_async_wait_group<1>();    // this step's tiles are in
-      if (t == 0) ring.tags[unit ^ 1u] = ahead ? ring_tag{a1, b1, sa, sb} : ring_tag{};  // read by the next call
+      if (t == 0) ring.tags[next_unit] = ahead ? ring_tag{a1, b1, sa, sb} : ring_tag{};  // read by the next call
       fence_proxy_async();
       barrier();  // every thread's copies are in; every thread has read the header
-      if (t == 0 && !hit) {
-        ring.plan = plan;
-        ring.tags[unit] = ring_tag{a0, b0, sa, sb};
+      if (t == 0) {
+        ring.running = keep_running && ahead ? 1 + unit : 0;
+        if (!hit) {
+          ring.plan = plan;
+          ring.tags[unit] = ring_tag{a0, b0, sa, sb};
+        }
       }
       multiply(here, here + a_bytes, true);
-      wgmma_wait<0>();
+      // A K loop's group runs on under the caller's next step (the next call's copies go to
+      // the unit after next); any other call's ends here, as a call without the ring does.
+      if (keep_running && ahead) {
+        wgmma_wait<1>();
+      } else {
+        wgmma_wait<0>();
+        fence_accumulators();
+      }
       return true;
     } else {
       return false;
@@ -500,6 +544,10 @@ struct wgmma_dot {
       false;
 #endif
   static constexpr unsigned tma_plan = ring_plan | 1u << 26;  // the ring's owner: not the cp.async ring's plan
+  // May a K loop's call from the ring return with its wgmma group running? Not where the call
+  // may also run from the copy engine (TL_DESCRIPTOR_TMA): the two paths' results meet in
+  // registers, and ptxas then serialized every wgmma of the kernel (C7515).
+  static constexpr bool may_keep_running = !tma_capable;
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
   // Can the copy engine read this descriptor's blocks? (Its rules: a 16-byte aligned base and row
@@ -683,9 +731,11 @@ struct wgmma_dot {
         multiply(here, here + a_bytes, true);
         if (thread_id() == 0) tma_ahead(s, now, last, u, count);
         wgmma_wait<0>();
+        fence_accumulators();
         return true;
       }
-      barrier();  // every thread has read the header
+      claim_arena();  // the copies may go to the arena, the cp.async ring's unit 0
+      barrier();      // every thread has read the header
       if (thread_id() < 32) tma_miss(ka, kb, sa, sb, ring_ok);
       barrier();  // go is written
       const unsigned go = s.go;
@@ -695,6 +745,7 @@ struct wgmma_dot {
       mbarrier_wait(&s.full[unit], (go - 1u) >> 3);
       multiply(here, here + a_bytes, true);
       wgmma_wait<0>();
+      fence_accumulators();
       return true;
     }
 #endif
@@ -710,6 +761,7 @@ struct wgmma_dot {
     // before (the previous dot may still read B), one that makes B and the staged blocks
     // visible. (Otherwise each operand is copied or written in turn: issuing both copies
     // before either fallback raised the kernel's registers.)
+    claim_arena();  // the ring's unit 0 (pipeline.hpp); a barrier follows before the first write
     EA ax = ea;  // copies whose broadcast blocks can be pointed at their staged copies
     EB bx = eb;
     if constexpr (a_regs) {
@@ -745,6 +797,7 @@ struct wgmma_dot {
       // unfinished, to run on under the caller's next loads, gains nothing: ptxas waits for it
       // wherever the accumulator registers flow on, in a loop at the back edge.)
       wgmma_wait<0>();
+      fence_accumulators();
     }
   }
 
@@ -765,7 +818,11 @@ __device__ void dot_wgmma(const EA& ea, const EB& eb, const Acc* acc, Out& out) 
   wgmma_dot<P, EA, EB, Out> dot(acc);
   if (!dot.run_from_tma(ea, eb)) {
     dot.find_tiles(ea, eb);
-    if (!dot.run_from_ring()) dot.run(ea, eb);
+    constexpr bool carried = [] {
+      if constexpr (std::is_void_v<Acc>) return false;
+      else return std::remove_cvref_t<Acc>::block_origin == origin::computed;
+    }();
+    if (!dot.template run_from_ring<carried>()) dot.run(ea, eb);
   }
   dot.store(out);
 }

@@ -28,6 +28,7 @@
 
 #include "../../expr/block.hpp"
 #include "../../expr/nodes.hpp"
+#include "arch/sm90.hpp"
 #include "layout.hpp"
 #include "registers.hpp"
 
@@ -68,6 +69,30 @@ inline constexpr bool read_in_place =
 // The layout expression X is evaluated in: its shape's, in its own order (any: standard).
 template <class X>
 using own_layout = layout<shape_of_t<X>, evaluation_order(order_of<X>())>;
+
+// ---- the dot's running wgmma groups ----
+
+// Does expression E read a computed float32 block (which a wgmma dot that ran from its operand
+// ring may still be writing: pipeline.hpp)?
+template <class E>
+constexpr bool reads_float_block() {
+  using X = std::remove_cvref_t<E>;
+  if constexpr (is_held_block_v<X>) {
+    return X::block_origin == origin::computed && std::is_same_v<typename X::value_type, float>;
+  } else if constexpr (requires { typename X::operand_types; }) {
+    return []<class... O>(type_list<O...>) { return (reads_float_block<O>() || ...); }(typename X::operand_types{});
+  } else {
+    return false;
+  }
+}
+// At the start of an op's lowering that reads expressions es: waits for the wgmma groups
+// still running when one of them reads a float32 block (an accumulator may be among them).
+template <class... E>
+__device__ __forceinline__ void settle_dots() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if constexpr ((reads_float_block<E>() || ...)) wgmma_wait<0>();
+#endif
+}
 
 // ---- blocks ----
 
@@ -118,6 +143,22 @@ struct block_storage {
         if (k == e) r = gathered[e];
     });
     return r;
+  }
+  // A new float32 block's values stay where they are made (an empty asm that reads and writes
+  // each register): the compiler then does not sink them into the paths after a branch, such as
+  // an accumulator's zeros into the path that skips its K loop, where ptxas found them writing
+  // the registers of a wgmma group still running and serialized every wgmma of the kernel
+  // (C7515; pipeline.hpp).
+  TL_INLINE void keep_here() {
+#if TL_DEVICE_PASS
+    if constexpr (std::is_same_v<T, float>)
+      TL_UNROLL
+      for (int i = 0; i < layout::slots; ++i) {
+        float x = v[i];
+        asm volatile("" : "+f"(x));
+        v[i] = x;
+      }
+#endif
   }
   // Every element set to x (held elements only).
   TL_INLINE void fill(T x) {
@@ -579,6 +620,7 @@ __device__ __forceinline__ void evaluate_into(B& b, const E& e) {
   using ES = shape_of_t<E>;
   using L = typename B::layout;
   constexpr order O = B::register_order;
+  settle_dots<E>();
   E ex = e;  // a copy whose broadcast blocks can be pointed at their staged copies (or gathered)
   stage<S, O, true>(ex);
   using Ctx = top_context<S, O, true, E>;

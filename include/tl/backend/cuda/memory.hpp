@@ -221,6 +221,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
   // launch may store), as on the CPU backend.
   [[maybe_unused]] constexpr bool races_tracked = !std::is_const_v<typename pointee<P>::type>;
   constexpr int V = L::vec;
+  settle_dots<EP, EM, EO>();
   stage<S, O>(ptrs, mask, other);
   if constexpr (affine_access_v<S, EP, EM, T, V>) {
     P origin;
@@ -310,6 +311,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
   using L = layout<S, O>;
   using P = value_of_t<EP>;
   constexpr int V = L::vec;
+  settle_dots<EP, EV, EM>();
   stage<S, O>(ptrs, value, mask);
   const int t = thread_id();
   if constexpr (affine_access_v<S, EP, EM, Q, V>) {

@@ -1,29 +1,44 @@
 // tl/backend/cuda/pipeline.hpp: the operand ring of a dot in a loop (Triton's num_stages).
 //
 // A kernel's loop calls tl::dot once per K step with freshly loaded tiles, and the dot sees one
-// call at a time. To take the copies' latency off the step, a wgmma dot whose tiles cp.async
-// copies keeps two operand buffers in the program's dynamic shared memory (the launch gives
-// them when launch_options::num_stages >= 2): each call also copies the tiles the next call
-// will most likely ask for (A's columns and B's rows one K step further), while its own,
-// copied by the previous call, are multiplied.
+// call at a time. To take the copies' latency off the step, and the step's own work off the
+// tensor cores, a wgmma dot whose tiles cp.async copies runs from a ring of three operand
+// buffers: the dots' arena and two buffers in the program's dynamic shared memory (the launch
+// gives them when launch_options::num_stages >= 2). Each call multiplies the tiles the previous
+// call copied, copies the tiles the next call will most likely ask for (A's columns and B's rows
+// one K step further), and returns with its wgmma group still running: the tensor cores work
+// through it while the caller's loop and the next call's barrier and copies run. The next
+// call's group queues behind it. Three buffers, so that a call copies into the buffer the
+// group two calls back read, which every thread waited for before the call's first barrier.
+//
+// A group left running writes the accumulator registers the call returned: every other op's
+// lowering that reads a float32 block waits for the groups first (settle_dots, evaluation.hpp),
+// as does the dot itself where it does not chain on them (ptxas would otherwise place the wait
+// itself, in the loop's latch, where every step waits). A new float32 block keeps its values
+// where it is made (keep_here), so that an accumulator's zeros are not written on the path
+// that skips the loop while a group may run: ptxas serialized every wgmma of such kernels.
 //
 // A prediction is only used where it is checked: the ring's header records, per buffer, the
 // first element and row stride of the A and B tiles it was given, and a call uses a buffer only
 // when those are exactly its own tiles' (same dot shape, whole tiles masked in). Any other call
-// (the first of a loop, a loop that does not walk K one step a call) waits for the copy in
-// flight and copies its own tiles: what a dot without the ring costs, and one wait. A call whose
-// buffer already holds its A (a loop that keeps A in place: attention's q) copies only B, and
-// nothing ahead. Tiles are
-// copied ahead only where they lie inside their buffers (tl::ptr's extent), so a prediction
-// past the end of a matrix reads nothing it may not; unchecked pointers are not copied ahead.
+// (the first of a loop, a loop that does not walk K one step a call) waits for the group and the
+// copies in flight and copies its own tiles: what a dot without the ring costs, and one wait. A
+// call whose buffer already holds its A (a loop that keeps A in place: attention's q) copies only
+// B, copies nothing ahead, and waits for its group before it returns. Tiles are copied ahead only
+// where they lie inside their buffers (tl::ptr's extent), so a prediction past the end of a
+// matrix reads nothing it may not; unchecked pointers are not copied ahead.
+//
+// Since the arena is the ring's first buffer, any other use of it (a dot of another shape, the
+// ring's dot where its tiles are not whole) first claims it (claim_arena): waits for the groups
+// and the copies in flight, and forgets what the ring had copied there.
 //
 // As in Triton, a tile copied ahead holds what memory held when it was copied: a kernel that
 // stores, inside the loop, to the memory the next step's dot reads must launch with
 // num_stages = 1.
 //
-// Two buffers, not num_stages: on puzzle 11 (fp16, 128 x 128 x 64 tiles) two steps ahead ran
-// no faster than one, and the third buffer costs programs per multiprocessor for larger tiles
-// (docs/performance.md). The copy engine's ring (TL_DESCRIPTOR_TMA, dot_wgmma.hpp:
+// Two buffers beside the arena, not num_stages: on puzzle 11 (fp16, 128 x 128 x 64 tiles) two
+// steps ahead ran no faster than one, and more buffers cost programs per multiprocessor for
+// larger tiles (docs/performance.md). The copy engine's ring (TL_DESCRIPTOR_TMA, dot_wgmma.hpp:
 // run_from_tma) uses up to num_stages buffers (max_ring_buffers), as many as the launch gave
 // (ring_count); its state, written by thread 0, is tma_state below.
 //
@@ -36,13 +51,14 @@
 // buffers exist when the launch gave them (launch_options::num_stages >= 2, and room). The
 // entry writes the header's sizes and resets its tags, then waits for its threads (launch.hpp).
 // Thread 0 writes the tags; every thread reads them between a call's first and second
-// barriers, and thread 0 writes only what no thread reads in that window (the other buffer's
+// barriers, and thread 0 writes only what no thread reads in that window (the next buffer's
 // tag) before the second barrier.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "arch/sm80.hpp"
 #include "arch/sm90.hpp"
 #include "layout.hpp"
 
@@ -126,12 +142,15 @@ struct tma_state {
   tma_key keys[tma_maps_per_program];
   char staging[256];      // a map being built, at its first 128-aligned byte
 };
+// The cp.async ring's units: the arena, then the first two ring buffers.
+inline constexpr unsigned ring_units = 3;
 struct dot_ring {
   unsigned plan;         // the dot shape that owns the ring; 0: none yet
   unsigned arena;        // bytes of the dots' arena
   unsigned ring_buffer;  // bytes of each ring buffer; 0: no ring
   unsigned ring_count;   // ring buffers: 2 to max_ring_buffers (the cp.async ring uses the first two)
-  ring_tag tags[2];
+  unsigned running;      // 1 + the unit a ring call's wgmma group still running reads; 0: none
+  ring_tag tags[ring_units];
 #if TL_DESCRIPTOR_TMA
   tma_state tma;
 #endif
@@ -141,9 +160,7 @@ struct dynamic_layout {
   unsigned arena = 0, ring_buffer = 0, ring_count = 0;
 };
 // The header's size, and what follows from it, depend on TL_DESCRIPTOR_TMA: in the launch's
-// symbol namespace (config.hpp), so that translation units of either setting keep their own
-// (otherwise the linker keeps one unit's dynamic_bytes for all, and a launch from a unit with
-// the larger header plans too little memory: its dots' arena runs past the end).
+// symbol namespace (config.hpp), so that translation units of either setting keep their own.
 inline namespace TL_LAUNCH_ABI {
 inline constexpr unsigned ring_header_bytes = (sizeof(dot_ring) + 15) / 16 * 16;
 // Dynamic shared memory for an arena and the ring's buffers (launch.hpp).
@@ -175,6 +192,10 @@ __device__ __forceinline__ char* dot_arena() {
 }
 // The ring's first buffer, after the arena.
 __device__ __forceinline__ char* ring_buffers() { return dot_arena() + ring_header().arena; }
+// Unit u of the cp.async ring (ring_units), `buffer` bytes a ring buffer.
+__device__ __forceinline__ char* ring_unit(unsigned u, unsigned buffer) {
+  return u == 0 ? dot_arena() : ring_buffers() + (u - 1) * buffer;
+}
 // Does the ring have buffers of `buffer` bytes?
 __device__ __forceinline__ bool ring_fits(unsigned buffer) { return ring_header().ring_buffer >= buffer; }
 
@@ -185,7 +206,8 @@ __device__ __forceinline__ void ring_reset(dynamic_layout l) {
   r.arena = l.arena;
   r.ring_buffer = l.ring_buffer;
   r.ring_count = l.ring_count;
-  r.tags[0] = r.tags[1] = ring_tag{};
+  r.running = 0;
+  for (auto& tag : r.tags) tag = ring_tag{};
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
   tma_state& t = r.tma;
   for (auto& b : t.full) mbarrier_init(&b, 1);
@@ -197,6 +219,21 @@ __device__ __forceinline__ void ring_reset(dynamic_layout l) {
   t.slot = -1;
   t.owner = nullptr;
   t.maps = t.evict = 0;
+#endif
+}
+
+
+// A dot about to write the arena other than from the ring (the arena is the ring's unit 0):
+// the ring's wgmma groups may still read it and its copies may still land in it. Every thread
+// waits for its own; the caller's barrier, which comes before its first write, then covers
+// the program. Thread 0 forgets the arena's tiles (no thread reads the tags outside a ring call).
+__device__ __forceinline__ void claim_arena() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  dot_ring& r = ring_header();
+  if (r.ring_count == 0) return;
+  wgmma_wait<0>();
+  cp_async_wait_all();
+  if (thread_id() == 0) r.tags[0] = ring_tag{};
 #endif
 }
 

@@ -330,6 +330,7 @@ __device__ void reduce_via_shared(const E& e, Out& out) {
 
 template <class Red, int Axis, class S, class Kept, class E, class Out>
 __device__ __forceinline__ void reduce(const E& e, Out& out) {
+  settle_dots<E>();
   if constexpr (layout<S>::pow2 && !layout<S>::replicated && Out::layout::pow2)
     reduce_by_bits<Red, Axis, S, Kept>(e, out);
   else
