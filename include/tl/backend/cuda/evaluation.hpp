@@ -88,7 +88,7 @@ constexpr bool reads_float_block() {
 // At the start of an op's lowering that reads expressions es: waits for the wgmma groups
 // still running when one of them reads a float32 block (an accumulator may be among them).
 template <class... E>
-__device__ __forceinline__ void settle_dots() {
+TL_INLINE void settle_dots() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   if constexpr ((reads_float_block<E>() || ...)) wgmma_wait<0>();
 #endif
