@@ -17,6 +17,7 @@
 #include "core/ptr.hpp"
 #include "core/shape.hpp"
 #include "expr/block.hpp"
+#include "ops/atomic.hpp"
 #include "ops/creation.hpp"
 #include "ops/debug.hpp"
 #include "ops/dot.hpp"

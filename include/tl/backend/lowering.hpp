@@ -6,6 +6,7 @@
 // lowerings of the same op families under the same file names:
 //   evaluation.hpp   a block's storage, and an expression evaluated into it
 //   memory.hpp       load, store
+//   atomic.hpp       atomic_add, _max, _min, _and, _or, _xor, _xchg, _cas
 //   reduce.hpp       sum, max, min, argmax, argmin
 //   dot.hpp          dot
 //   debug.hpp        device_print, print_if, breakpoint_if, device_assert
@@ -13,6 +14,7 @@
 // This header is the only place where the compilation pass chooses.
 #pragma once
 
+#include "cpu/atomic.hpp"
 #include "cpu/debug.hpp"
 #include "cpu/dot.hpp"
 #include "cpu/evaluation.hpp"
@@ -20,6 +22,7 @@
 #include "cpu/program.hpp"
 #include "cpu/reduce.hpp"
 #if defined(__CUDACC__)
+#include "cuda/atomic.hpp"
 #include "cuda/debug.hpp"
 #include "cuda/dot.hpp"
 #include "cuda/evaluation.hpp"

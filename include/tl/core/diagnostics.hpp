@@ -23,6 +23,8 @@ struct bit_and; struct bit_or; struct bit_xor; struct shl; struct shr;
 struct logical_and; struct logical_or;
 struct maximum; struct minimum; struct where; struct fma; struct cdiv; struct clamp;
 struct load; struct store; struct dot; struct reshape; struct broadcast_to; struct assign;
+struct atomic_add; struct atomic_max; struct atomic_min; struct atomic_and; struct atomic_or; struct atomic_xor;
+struct atomic_xchg; struct atomic_cas;
 }  // namespace op
 
 namespace error {
@@ -38,7 +40,7 @@ struct operands_have_incompatible_shapes {
 template <class Op, class MaskOrValueShape, class PointerShape, bool Ok>
 struct mask_or_value_not_broadcastable_to_pointers {
   static_assert(Ok,
-                "tl: the mask, `other` or stored value of a load/store must broadcast to the shape of the "
+                "tl: the mask, `other` or stored value of a load/store/atomic must broadcast to the shape of the "
                 "pointer block (both shapes: this tl::error type's template arguments).");
 };
 
@@ -226,15 +228,46 @@ struct store_through_pointer_to_const {
   static_assert(Ok, "tl::store: the pointer block points to const elements.");
 };
 
+template <class T, bool Ok>
+struct atomic_through_pointer_to_const {
+  static_assert(Ok, "tl::atomic_*: the pointer block points to const elements.");
+};
+
+template <class Op, class T, bool Ok>
+struct atomic_element_type_not_supported {
+  static_assert(Ok, "tl::atomic_*: this atomic does not work on this element type (the op and the type: this "
+                    "tl::error type's template arguments). add: 32- and 64-bit integers and floats, float16, "
+                    "bfloat16; max, min, xchg, cas: 32- and 64-bit integers and floats; and, or, xor: 32- and "
+                    "64-bit integers.");
+};
+
+template <class Op, class A2, class A3, bool Ok>
+struct atomic_options_after_mask {
+  static_assert(Ok, "tl::atomic_*: after the value come the mask, then the memory semantics (tl::relaxed, "
+                    "tl::acquire, tl::release, tl::acq_rel) and scope (tl::gpu, tl::cta, tl::sys); only the "
+                    "first may be a mask.");
+};
+
+template <class Op, class A1, class A2, class A3, bool Ok>
+struct atomic_option_given_twice {
+  static_assert(Ok, "tl::atomic_*: the memory semantics or the scope is given twice.");
+};
+
+template <class Op, class A1, class A2, bool Ok>
+struct atomic_cas_takes_options_only {
+  static_assert(Ok, "tl::atomic_cas(ptrs, cmp, val [, sem] [, scope]) has no mask, as in Triton; after val "
+                    "come only tl::relaxed/acquire/release/acq_rel and tl::gpu/cta/sys.");
+};
+
 template <class Type, bool Ok>
 struct load_store_needs_pointer_block {
-  static_assert(Ok, "tl::load/tl::store: the first argument must be a pointer or a block of pointers, "
+  static_assert(Ok, "tl::load/tl::store/tl::atomic_*: the first argument must be a pointer or a block of pointers, "
                     "such as x_ptr + offsets (its type: this tl::error type's template arguments).");
 };
 
 template <class Type, bool Ok>
 struct mask_must_be_boolean {
-  static_assert(Ok, "tl::load/tl::store: the mask must be a boolean block, such as offsets < N (its type: "
+  static_assert(Ok, "tl::load/tl::store/tl::atomic_*: the mask must be a boolean block, such as offsets < N (its type: "
                     "this tl::error type's template arguments).");
 };
 

@@ -13,9 +13,11 @@
 
 namespace tl {
 
-enum class access_kind { load, store };
+enum class access_kind { load, store, atomic };
 
-inline const char* to_string(access_kind k) { return k == access_kind::load ? "load" : "store"; }
+inline const char* to_string(access_kind k) {
+  return k == access_kind::load ? "load" : k == access_kind::store ? "store" : "atomic";
+}
 
 // One masked-in lane that fell outside its buffer.
 struct invalid_lane {
@@ -51,6 +53,8 @@ enum class race_kind {
   store_store,       // both store it
   load_after_store,  // `program` loads what `first_program` stored
   store_after_load,  // `program` stores what `first_program` (or several programs) loaded
+  atomic_after_plain,  // `program` accesses atomically what `first_program` (or several) stores or loads
+  plain_after_atomic,  // `program` stores or loads what `first_program` accesses atomically
 };
 struct store_race {
   race_kind kind = race_kind::store_store;
@@ -203,9 +207,16 @@ inline std::string launch_report::str() const {
     else if (x.kind == race_kind::load_after_store)
       o << "  race: program " << format_program(x.program) << " loads " << element << ", which " << first
         << " stores (the load at " << at << ")\n";
-    else
+    else if (x.kind == race_kind::store_after_load)
       o << "  race: program " << format_program(x.program) << " stores " << element << ", which " << first
         << " load" << (x.several ? "" : "s") << " (the store at " << at << ")\n";
+    else if (x.kind == race_kind::atomic_after_plain)
+      o << "  race: program " << format_program(x.program) << " accesses " << element << " atomically, which " << first
+        << " load" << (x.several ? "" : "s") << " or store" << (x.several ? "" : "s") << " without an atomic (the atomic at " << at
+        << ")\n";
+    else
+      o << "  race: program " << format_program(x.program) << " loads or stores " << element << " without an atomic, which "
+        << first << " accesses atomically (the access at " << at << ")\n";
   }
   if (race_count > static_cast<std::int64_t>(races.size()))
     o << "  ... " << (race_count - static_cast<std::int64_t>(races.size())) << " more races\n";

@@ -211,7 +211,8 @@ inline void note_store_at(program_state* p, const void* element, int size, std::
   const std::int32_t me = p->linear_id + 1;
   std::int32_t first = 0;
   if (!atomic_compare_exchange(*owner, first, me) && first != me) {
-    record_race(p, race_kind::store_store, first, offset, name, where);
+    if (!is_atomic_owner(first)) record_race(p, race_kind::store_store, first, offset, name, where);
+    else if (atomic_program(first) != me) record_race(p, race_kind::plain_after_atomic, atomic_program(first), offset, name, where);
     return;
   }
   const std::int32_t seen = atomic_load(*reader);
@@ -235,7 +236,11 @@ inline void note_load_at(program_state* p, const void* element, int size, std::i
   if (seen == 0) atomic_compare_exchange(*reader, seen, me);  // on failure, seen is the other program
   if (seen != 0 && seen != me && seen != several_readers) atomic_store(*reader, several_readers);
   const std::int32_t stored_by = atomic_load(*owner);
-  if (stored_by != 0 && stored_by != me) record_race(p, race_kind::load_after_store, stored_by, offset, name, where);
+  if (is_atomic_owner(stored_by)) {
+    if (atomic_program(stored_by) != me) record_race(p, race_kind::plain_after_atomic, atomic_program(stored_by), offset, name, where);
+  } else if (stored_by != 0 && stored_by != me) {
+    record_race(p, race_kind::load_after_store, stored_by, offset, name, where);
+  }
 }
 template <class T>
 void note_load(const T* element, std::int64_t offset, const char* name, const source_location& where) {

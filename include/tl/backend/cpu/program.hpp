@@ -24,6 +24,10 @@ namespace tl::detail::cpu {
 // A program keeps the regions it used last (race_cache), so most accesses take no lock.
 // (Elements are read and written with host_threads.hpp's atomic operations.)
 inline constexpr std::int32_t several_readers = -1;
+// An owner record of an element accessed atomically, first by program `me` (linear id + 1).
+constexpr std::int32_t atomic_owner(std::int32_t me) { return -1 - me; }
+constexpr bool is_atomic_owner(std::int32_t owner) { return owner <= -2; }
+constexpr std::int32_t atomic_program(std::int32_t owner) { return -1 - owner; }
 struct race_page {
   std::int32_t* owner;   // [4096 / size]
   std::int32_t* reader;  // [4096 / size]

@@ -1,0 +1,139 @@
+// tl/backend/cpu/atomic.hpp: the atomics on the CPU backend (ops/atomic.hpp).
+//
+// Programs run on host threads at once, so an atomic is a real one: each masked-in lane's
+// read-modify-write is one compare-and-swap loop on the element (the compiler's __atomic
+// builtins), ordered as the op's memory semantics ask (the scope is always the whole process
+// here: at least what was asked). A lane outside its buffer is reported like a store's, and not
+// performed. With race detection on, atomics do not race with each other; a plain load or store
+// of an element that another program accesses atomically is reported (and the other way round).
+#pragma once
+
+#include <cstdint>
+
+#include "../../core/memory_order.hpp"
+#include "memory.hpp"
+
+namespace tl::detail::cpu {
+
+template <class T>
+using atomic_bits_t = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+
+// An element's bits, and back (float16 and bfloat16 carry theirs in a member).
+template <class T>
+atomic_bits_t<T> bits_of(T x) {
+  if constexpr (std::is_same_v<T, fp16> || std::is_same_v<T, bf16>) return x.bits;
+  else return bit_cast<atomic_bits_t<T>>(x);
+}
+template <class T>
+T from_bits(atomic_bits_t<T> b) {
+  if constexpr (std::is_same_v<T, fp16> || std::is_same_v<T, bf16>) return T::from_bits(b);
+  else return bit_cast<T>(b);
+}
+
+constexpr int host_order(memory_sem s) {
+  return s == memory_sem::relaxed ? __ATOMIC_RELAXED
+         : s == memory_sem::acquire ? __ATOMIC_ACQUIRE
+         : s == memory_sem::release ? __ATOMIC_RELEASE
+                                    : __ATOMIC_ACQ_REL;
+}
+// A failed compare-and-swap only reads: it keeps the acquire part.
+constexpr int host_failure_order(memory_sem s) {
+  return s == memory_sem::acquire || s == memory_sem::acq_rel ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED;
+}
+
+// The value an element takes when `A` combines it (old) with v. Floats' max and min compare
+// their bits as the GPU's integer atomics do (a value with the sign bit clear by signed max,
+// one with it set by unsigned min): IEEE order, with -0.0 below +0.0.
+template <atomic_op A, class T>
+T atomic_combine(T old, T v) {
+  using U = atomic_bits_t<T>;
+  using I = std::make_signed_t<U>;
+  if constexpr (A == atomic_op::add) {
+    if constexpr (std::is_integral_v<T>) return T(U(old) + U(v));  // wraps, as the hardware's
+    else if constexpr (std::is_floating_point_v<T>) return old + v;
+    else return T(float(old) + float(v));  // float16, bfloat16: the sum rounded once to T
+  } else if constexpr (A == atomic_op::max || A == atomic_op::min) {
+    if constexpr (std::is_integral_v<T>) {
+      return A == atomic_op::max ? (old < v ? v : old) : (v < old ? v : old);
+    } else {
+      const U o = bit_cast<U>(old), x = bit_cast<U>(v);
+      const bool negative = I(x) < 0;
+      U r;
+      if constexpr (A == atomic_op::max) r = negative ? (x < o ? x : o) : (I(o) < I(x) ? x : o);
+      else r = negative ? (o < x ? x : o) : (I(x) < I(o) ? x : o);
+      return bit_cast<T>(r);
+    }
+  } else if constexpr (A == atomic_op::bit_and) {
+    return T(old & v);
+  } else if constexpr (A == atomic_op::bit_or) {
+    return T(old | v);
+  } else if constexpr (A == atomic_op::bit_xor) {
+    return T(old ^ v);
+  } else {
+    return v;  // xchg
+  }
+}
+
+// One lane: the element's old value.
+template <atomic_op A, memory_sem Sem, class T>
+T atomic_at(T* element, T cmp, T v) {
+  using U = atomic_bits_t<T>;
+  U* const q = reinterpret_cast<U*>(element);
+  U expected;
+  if constexpr (A == atomic_op::cas) {
+    expected = bits_of(cmp);
+    __atomic_compare_exchange_n(q, &expected, bits_of(v), false, host_order(Sem), host_failure_order(Sem));
+  } else {
+    expected = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &expected, bits_of(atomic_combine<A>(from_bits<T>(expected), v)), false,
+                                        host_order(Sem), host_failure_order(Sem))) {
+    }
+  }
+  return from_bits<T>(expected);
+}
+
+// Race detection: the element's owner record says "accessed atomically, first by program p"
+// as atomic_owner(p); plain loads and stores of it by another program are reported.
+inline void note_atomic_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
+                           const source_location& where) {
+  std::int32_t *owner, *reader;
+  race_records(p, element, size, owner, reader);
+  const std::int32_t me = p->linear_id + 1;
+  std::int32_t first = 0;
+  if (!atomic_compare_exchange(*owner, first, atomic_owner(me)) && first != me && !is_atomic_owner(first)) {
+    record_race(p, race_kind::atomic_after_plain, first, offset, name, where);
+    return;
+  }
+  const std::int32_t seen = atomic_load(*reader);
+  if (seen != 0 && seen != me) record_race(p, race_kind::atomic_after_plain, seen, offset, name, where);
+}
+
+// The old values at ptrs where mask holds (0 elsewhere), each lane one atomic step.
+template <atomic_op A, memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EC, class EV, class EM, class Out>
+void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, const source_location& where, Out& out) {
+  access_checker<T> checker{access_kind::atomic, where};
+  checker.template start<S>(ptrs);
+  program_state* const ps = current_program;
+  const bool races = ps && ps->launch && ps->launch->detect_races;
+  for (std::int64_t i = 0; i < S::size; ++i) {
+    const coord<S::rank> c = unravel<S>(i);
+    const bool masked = mask.at(broadcast_coord<shape_of_t<EM>>(c));
+    out.v[i] = T{};
+    if (!masked && !checker.tracing()) continue;
+    const auto p = ptrs.at(c);
+    const bool valid = masked && checker.template check<S>(p, c);
+    checker.observe(p, masked, valid);
+    if (!valid) continue;
+    const T x = convert<T>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
+    const T k = convert<T>(cmp.at(broadcast_coord<shape_of_t<EC>>(c)));
+    out.v[i] = atomic_at<A, Sem>(p.get(), k, x);
+    if (races) note_atomic_at(ps, p.get(), int(sizeof(T)), p.offset, p.name, where);
+  }
+  if (ps) {
+    ps->made_store = true;
+    ps->stored_any = ps->stored_any || checker.masked_in > 0;
+  }
+  checker.finish();
+}
+
+}  // namespace tl::detail::cpu

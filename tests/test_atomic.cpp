@@ -1,0 +1,313 @@
+// The atomics on the CPU backend: contended updates against plain-loop references, the old
+// values they return, masks, bounds checks, the memory orders' spelling, a spin lock, and the
+// race detector's view of atomics.
+#include "testing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace tl;
+
+namespace {
+
+// Every program adds its B values into bins[idx % NB] and keeps the old values it saw.
+template <int B, class T>
+TL_KERNEL void scatter_add(ptr<const int> idx, ptr<const T> val, ptr<T> bins, ptr<T> old, int n, int nbins) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  auto mask = offs < n;
+  auto i = load(idx + offs, mask);
+  store(old + offs, atomic_add(bins + i % nbins, load(val + offs, mask), mask), mask);
+}
+
+template <class T>
+void check_scatter_add(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  // float16 and bfloat16 hold every integer up to 2048 and 256: their lanes add -1, 0 or 1, at most 200 of them.
+  constexpr bool narrow = std::is_same_v<T, fp16> || std::is_same_v<T, bf16>;
+  const int n = 1 + int(rng() % (narrow ? 200 : 3000)), nbins = 1 + int(rng() % 7);
+  std::vector<int> idx(static_cast<std::size_t>(n));
+  std::vector<T> val(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    idx[std::size_t(i)] = int(rng() % 1000);
+    // Small integers (negative ones only for signed types): every sum is exact in every type.
+    val[std::size_t(i)] = narrow ? T(int(rng() % 3) - 1) : T(int(rng() % 9) - (std::is_unsigned_v<T> ? 0 : 2));
+  }
+  std::vector<T> bins(static_cast<std::size_t>(nbins), T(3)), old(static_cast<std::size_t>(n), T(-77));  // old poisoned
+  launch<scatter_add<64, T>>(grid(cdiv(n, 64)), ptr<const int>(idx, "idx"), ptr<const T>(val, "val"), ptr<T>(bins, "bins"),
+                             ptr<T>(old, "old"), n, nbins);
+  std::vector<double> expect(static_cast<std::size_t>(nbins), 3.0);
+  for (int i = 0; i < n; ++i) expect[std::size_t(idx[std::size_t(i)] % nbins)] += double(val[std::size_t(i)]);
+  for (int b = 0; b < nbins; ++b) REQUIRE(double(bins[std::size_t(b)]) == expect[std::size_t(b)]);
+  // Each lane's old value is the bin's start plus the values of some of the bin's other lanes:
+  // at least 3 plus all their negative values, at most 3 plus all their positive ones.
+  std::vector<double> low(static_cast<std::size_t>(nbins), 3.0), high(static_cast<std::size_t>(nbins), 3.0);
+  for (int i = 0; i < n; ++i) {
+    const double v = double(val[std::size_t(i)]);
+    (v < 0 ? low : high)[std::size_t(idx[std::size_t(i)] % nbins)] += v;
+  }
+  for (int i = 0; i < n; ++i) {
+    const double o = double(old[std::size_t(i)]);
+    const std::size_t b = std::size_t(idx[std::size_t(i)] % nbins);
+    REQUIRE(o >= low[b]);
+    REQUIRE(o <= high[b]);
+  }
+}
+
+template <int B>
+TL_KERNEL void count_up(ptr<int> counter, ptr<int> old, int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  store(old + offs, atomic_add(counter + offs * 0, 1, offs < n), offs < n);
+}
+
+}  // namespace
+
+TEST_CASE("atomic_add under contention: the sums of a plain loop, every type", "[atomic]") {
+  for (std::uint32_t seed : {1u, 2u, 3u}) {
+    check_scatter_add<std::int32_t>(seed);
+    check_scatter_add<std::uint32_t>(seed + 10);
+    check_scatter_add<std::int64_t>(seed + 20);
+    check_scatter_add<std::uint64_t>(seed + 30);
+    check_scatter_add<float>(seed + 40);
+    check_scatter_add<double>(seed + 50);
+    check_scatter_add<fp16>(seed + 60);
+    check_scatter_add<bf16>(seed + 70);
+  }
+}
+
+TEST_CASE("atomic_add returns each lane's old value: one counter, every lane a different one", "[atomic]") {
+  for (int n : {1, 37, 1000}) {
+    std::vector<int> counter{0}, old(static_cast<std::size_t>(n), -1);
+    launch<count_up<32>>(grid(cdiv(n, 32)), ptr<int>(counter, "counter"), ptr<int>(old, "old"), n);
+    REQUIRE(counter[0] == n);
+    std::sort(old.begin(), old.end());
+    for (int i = 0; i < n; ++i) REQUIRE(old[std::size_t(i)] == i);
+  }
+}
+
+namespace {
+
+template <int B, class T>
+TL_KERNEL void extremes(ptr<const T> val, ptr<T> hi, ptr<T> lo, int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  auto mask = offs < n;
+  auto v = load(val + offs, mask);
+  atomic_max(hi + offs % 3, v, mask, relaxed);
+  atomic_min(lo + offs % 3, v, mask, gpu, relaxed);
+}
+
+// IEEE order with -0.0 below +0.0 (what the backends promise for floats).
+template <class T>
+bool below(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a == 0 && b == 0) return std::signbit(a) && !std::signbit(b);
+  }
+  return a < b;
+}
+
+template <class T>
+void check_extremes(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int n = 1 + int(rng() % 2000);
+  std::vector<T> val(static_cast<std::size_t>(n));
+  for (auto& v : val) {
+    if constexpr (std::is_floating_point_v<T>) {
+      const int k = int(rng() % 11);
+      v = k == 0 ? T(0.0) : k == 1 ? T(-0.0) : T(std::ldexp(double(int(rng() % 2001) - 1000), int(rng() % 40) - 20));
+    } else if constexpr (std::is_signed_v<T>) {
+      v = T(std::int64_t(rng()) - std::int64_t(1u << 31)) * T(rng() % 3 == 0 ? 1 << 20 : 1);
+    } else {
+      v = T(rng()) * T(rng() % 2 ? 1 : 4096);
+    }
+  }
+  std::vector<T> hi(3, std::numeric_limits<T>::lowest()), lo(3, std::numeric_limits<T>::max());
+  if constexpr (std::is_floating_point_v<T>) {
+    std::fill(hi.begin(), hi.end(), -std::numeric_limits<T>::infinity());
+    std::fill(lo.begin(), lo.end(), std::numeric_limits<T>::infinity());
+  }
+  std::vector<T> ehi = hi, elo = lo;
+  for (int i = 0; i < n; ++i) {
+    T& h = ehi[std::size_t(i % 3)];
+    T& l = elo[std::size_t(i % 3)];
+    if (below(h, val[std::size_t(i)])) h = val[std::size_t(i)];
+    if (below(val[std::size_t(i)], l)) l = val[std::size_t(i)];
+  }
+  launch<extremes<128, T>>(grid(cdiv(n, 128)), ptr<const T>(val, "val"), ptr<T>(hi, "hi"), ptr<T>(lo, "lo"), n);
+  for (int k = 0; k < 3; ++k) {
+    REQUIRE(std::memcmp(&hi[std::size_t(k)], &ehi[std::size_t(k)], sizeof(T)) == 0);  // bit for bit: -0.0 too
+    REQUIRE(std::memcmp(&lo[std::size_t(k)], &elo[std::size_t(k)], sizeof(T)) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("atomic_max and atomic_min: a plain loop's extremes, -0.0 below +0.0", "[atomic]") {
+  for (std::uint32_t seed : {5u, 6u, 7u}) {
+    check_extremes<std::int32_t>(seed);
+    check_extremes<std::uint32_t>(seed);
+    check_extremes<std::int64_t>(seed);
+    check_extremes<std::uint64_t>(seed);
+    check_extremes<float>(seed);
+    check_extremes<double>(seed);
+  }
+  // -0.0 against +0.0 in both orders, alone.
+  std::vector<float> z{0.0f, -0.0f};
+  std::vector<float> hi{-0.0f, -0.0f, -0.0f}, lo{0.0f, 0.0f, 0.0f};
+  launch<extremes<2, float>>(grid(1), ptr<const float>(z, "z"), ptr<float>(hi, "hi"), ptr<float>(lo, "lo"), 2);
+  REQUIRE(!std::signbit(hi[0]));  // max(-0, +0) = +0
+  REQUIRE(std::signbit(lo[1]));   // min(+0, -0) = -0
+}
+
+namespace {
+
+template <int B, class T>
+TL_KERNEL void bit_ops(ptr<const T> val, ptr<T> acc, ptr<T> old_and, int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  auto mask = offs < n;
+  auto v = load(val + offs, mask);
+  store(old_and + offs, atomic_and(acc + 0, v, mask), mask);
+  atomic_or(acc + 1, v, mask, acquire);
+  atomic_xor(acc + 2, v, mask, release, cta);
+}
+
+}  // namespace
+
+TEST_CASE("atomic_and, atomic_or, atomic_xor: a plain loop's results", "[atomic]") {
+  std::mt19937 rng(9);
+  for (int n : {1, 100, 777}) {
+    std::vector<std::uint32_t> v32(static_cast<std::size_t>(n));
+    std::vector<std::int64_t> v64(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      v32[std::size_t(i)] = rng() | rng() | rng();  // mostly ones, so that the and keeps some
+      v64[std::size_t(i)] = std::int64_t((std::uint64_t(rng()) << 32 | rng()) | (std::uint64_t(rng()) << 32 | rng()));
+    }
+    std::vector<std::uint32_t> a32{~0u, 0u, 0u}, old32(static_cast<std::size_t>(n));
+    std::vector<std::int64_t> a64{-1, 0, 0}, old64(static_cast<std::size_t>(n));
+    launch<bit_ops<64, std::uint32_t>>(grid(cdiv(n, 64)), ptr<const std::uint32_t>(v32, "v"), ptr<std::uint32_t>(a32, "acc"),
+                                       ptr<std::uint32_t>(old32, "old"), n);
+    launch<bit_ops<64, std::int64_t>>(grid(cdiv(n, 64)), ptr<const std::int64_t>(v64, "v"), ptr<std::int64_t>(a64, "acc"),
+                                      ptr<std::int64_t>(old64, "old"), n);
+    std::uint32_t e32[3] = {~0u, 0u, 0u};
+    std::int64_t e64[3] = {-1, 0, 0};
+    for (int i = 0; i < n; ++i) {
+      e32[0] &= v32[std::size_t(i)], e32[1] |= v32[std::size_t(i)], e32[2] ^= v32[std::size_t(i)];
+      e64[0] &= v64[std::size_t(i)], e64[1] |= v64[std::size_t(i)], e64[2] ^= v64[std::size_t(i)];
+    }
+    for (int k = 0; k < 3; ++k) {
+      REQUIRE(a32[std::size_t(k)] == e32[k]);
+      REQUIRE(a64[std::size_t(k)] == e64[k]);
+    }
+    // Every old value of the and holds the final result's bits (and came before it).
+    for (int i = 0; i < n; ++i) REQUIRE((old32[std::size_t(i)] & e32[0]) == e32[0]);
+  }
+}
+
+namespace {
+
+template <int B>
+TL_KERNEL void exchange_chain(ptr<int> slot, ptr<int> old, int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  store(old + offs, atomic_xchg(slot + offs * 0, offs + 1, offs < n), offs < n);
+}
+
+// A lock taken by atomic_cas and given back by atomic_xchg around plain loads and stores.
+TL_KERNEL void locked_increment(ptr<int> lock, ptr<int> count, ptr<int> owners) {
+  while (int(atomic_cas(lock, 0, 1, acquire)) == 1) {
+  }
+  const int c = load(count);
+  store(owners + c, program_id(0));
+  store(count, c + 1);
+  atomic_xchg(lock, 0, release);
+}
+
+}  // namespace
+
+TEST_CASE("atomic_xchg: the old values and the last value form one chain", "[atomic]") {
+  const int n = 500;
+  std::vector<int> slot{0}, old(static_cast<std::size_t>(n), -1);
+  launch<exchange_chain<16>>(grid(cdiv(n, 16)), ptr<int>(slot, "slot"), ptr<int>(old, "old"), n);
+  // The values 0 .. n each appear once among the olds and the final value.
+  std::vector<int> all = old;
+  all.push_back(slot[0]);
+  std::sort(all.begin(), all.end());
+  for (int i = 0; i <= n; ++i) REQUIRE(all[std::size_t(i)] == i);
+}
+
+TEST_CASE("atomic_cas and atomic_xchg make a spin lock between programs on host threads", "[atomic]") {
+  const int programs = 64;
+  std::vector<int> lock{0}, count{0}, owners(programs, -1);
+  // The lock orders the plain accesses; the race detector, which does not follow locks, is off.
+  launch<locked_increment>(grid(programs), {.detect_races = false}, ptr<int>(lock, "lock"), ptr<int>(count, "count"),
+                           ptr<int>(owners, "owners"));
+  REQUIRE(count[0] == programs);
+  REQUIRE(lock[0] == 0);
+  std::sort(owners.begin(), owners.end());
+  for (int i = 0; i < programs; ++i) REQUIRE(owners[std::size_t(i)] == i);
+}
+
+TEST_CASE("atomic_cas swaps only where the element equals cmp, and returns the old values", "[atomic]") {
+  std::vector<float> x{1.0f, 2.0f, 3.0f, 4.0f};
+  ptr<float> p(x, "x");
+  auto offs = arange<0, 4>();
+  const auto old = testing::values(atomic_cas(p + offs, where(offs % 2 == 0, 1.0f * (offs + 1), -1.0f), 9.0f));
+  REQUIRE(old == std::vector<double>{1.0, 2.0, 3.0, 4.0});
+  REQUIRE(x == std::vector<float>{9.0f, 2.0f, 9.0f, 4.0f});
+  std::vector<std::uint64_t> w{5};
+  REQUIRE(std::uint64_t(atomic_cas(ptr<std::uint64_t>(w, "w"), std::uint64_t(5), std::uint64_t(7), relaxed, sys)) == 5);
+  REQUIRE(w[0] == 7);
+}
+
+TEST_CASE("masked-off lanes do nothing and return 0; an invalid lane is reported, not performed", "[atomic]") {
+  std::vector<int> x{10, 20, 30, 40};
+  ptr<int> p(x, "x");
+  auto offs = arange<0, 8>();
+  const auto old = testing::values(atomic_add(p + offs, 1, (offs % 2 == 1) & (offs < 4)));
+  REQUIRE(old == std::vector<double>{0, 20, 0, 40, 0, 0, 0, 0});
+  REQUIRE(x == std::vector<int>{10, 21, 30, 41});
+  try {
+    (void)atomic_max(p + offs, 100, offs < 6);
+    FAIL("no launch_error");
+  } catch (const launch_error& e) {
+    REQUIRE_THAT(std::string(e.what()), Catch::Contains("atomic") && Catch::Contains("'x'"));
+  }
+  REQUIRE(x == std::vector<int>{100, 100, 100, 100});  // the valid lanes ran; lanes 4 and 5 did not
+}
+
+namespace {
+
+template <int B>
+TL_KERNEL void atomic_then_plain(ptr<int> x) {
+  if (program_id(0) == 0) atomic_add(x + arange<0, B>(), 1);
+  if (program_id(0) == 1) store(x + arange<0, B>(), 5);
+}
+template <int B>
+TL_KERNEL void plain_then_atomic(ptr<int> x) {
+  if (program_id(0) == 0) (void)load(x + arange<0, B>());
+  if (program_id(0) == 1) atomic_add(x + arange<0, B>(), 1);
+}
+template <int B>
+TL_KERNEL void atomics_only(ptr<int> x) {
+  atomic_add(x + arange<0, B>(), 1);
+  atomic_max(x + arange<0, B>(), 0);
+}
+
+}  // namespace
+
+TEST_CASE("race detection: atomics do not race with atomics; a plain access racing with one is reported", "[atomic][race]") {
+  std::vector<int> x(8, 0);
+  auto r = launch<atomics_only<8>>(grid(16), {.failure = on_failure::collect}, ptr<int>(x, "x"));
+  CHECK(r.race_count == 0);
+  REQUIRE(x == std::vector<int>(8, 16));
+  std::fill(x.begin(), x.end(), 0);
+  r = launch<atomic_then_plain<8>>(grid(2), {.failure = on_failure::collect, .sequential = true}, ptr<int>(x, "x"));
+  CHECK(r.race_count == 8);
+  REQUIRE(!r.races.empty());
+  CHECK(r.races[0].kind == race_kind::plain_after_atomic);
+  CHECK_THAT(r.str(), Catch::Contains("without an atomic, which program (0, 0, 0) accesses atomically"));
+  r = launch<plain_then_atomic<8>>(grid(2), {.failure = on_failure::collect, .sequential = true}, ptr<int>(x, "x"));
+  CHECK(r.race_count == 8);
+  REQUIRE(!r.races.empty());
+  CHECK(r.races[0].kind == race_kind::atomic_after_plain);
+  CHECK_THAT(r.str(), Catch::Contains("race: program (1, 0, 0) accesses element 0 of buffer 'x' atomically"));
+}
