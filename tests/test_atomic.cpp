@@ -115,10 +115,11 @@ void check_extremes(std::uint32_t seed) {
     if constexpr (std::is_floating_point_v<T>) {
       const int k = int(rng() % 11);
       v = k == 0 ? T(0.0) : k == 1 ? T(-0.0) : T(std::ldexp(double(int(rng() % 2001) - 1000), int(rng() % 40) - 20));
-    } else if constexpr (std::is_signed_v<T>) {
-      v = T(std::int64_t(rng()) - std::int64_t(1u << 31)) * T(rng() % 3 == 0 ? 1 << 20 : 1);
     } else {
-      v = T(rng()) * T(rng() % 2 ? 1 : 4096);
+      // Any bits (negative values too for signed types), a quarter of them with smaller magnitudes.
+      using U = std::make_unsigned_t<T>;
+      const U r = U((std::uint64_t(rng()) << 32) | rng());
+      v = T(rng() % 4 == 0 ? U(r >> 12) : r);
     }
   }
   std::vector<T> hi(3, std::numeric_limits<T>::lowest()), lo(3, std::numeric_limits<T>::max());
