@@ -14,7 +14,7 @@ template <class To, class From>
 TL_INLINE To bit_cast(const From& from) {
   static_assert(sizeof(To) == sizeof(From), "tl::detail::bit_cast: sizes differ");
   To to;
-  __builtin_memcpy(&to, &from, sizeof(To));
+  __builtin_memcpy(static_cast<void*>(&to), &from, sizeof(To));  // To may be fp16 or bf16
   return to;
 }
 

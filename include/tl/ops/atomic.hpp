@@ -14,8 +14,8 @@
 // equals cmp, and has no mask (as in Triton).
 //
 // Element types: add on int32, uint32, int64, uint64, float16, bfloat16, float32, float64;
-// max and min on the 32- and 64-bit integers and floats (floats ordered as Triton orders them:
-// -0.0 below +0.0); and, or, xor on the 32- and 64-bit integers; xchg and cas on the 32- and
+// max and min on the 32- and 64-bit integers and floats (floats in IEEE order, -0.0 below
+// +0.0); and, or, xor on the 32- and 64-bit integers; xchg and cas on the 32- and
 // 64-bit integers and floats. Every lane is checked against its buffer like a store's. The
 // lowerings: backend/cpu/atomic.hpp (the host threads' atomics) and backend/cuda/atomic.hpp
 // (the hardware's atom instructions).
@@ -64,6 +64,9 @@ template <memory_scope S>
 inline constexpr int atomic_option_kind<scope_t<S>> = 2;
 template <>
 inline constexpr int atomic_option_kind<no_atomic_arg> = 3;
+
+template <int Kind, class... O>
+inline constexpr int atomic_option_count = ((atomic_option_kind<O> == Kind ? 1 : 0) + ...);
 
 template <class... O>
 constexpr memory_sem atomic_sem() {
@@ -131,9 +134,9 @@ TL_HD auto atomic_rmw(const P& ptrs, const V& value, A1 a1, A2, A3, source_locat
   constexpr bool has_mask = atomic_option_kind<A1> == 0;
   static_assert(check<error::atomic_options_after_mask<atomic_op_tag<A>, A2, A3, atomic_option_kind<A2> != 0 && atomic_option_kind<A3> != 0>>);
   static_assert(check<error::atomic_option_given_twice<atomic_op_tag<A>, A1, A2, A3,
-                                                       (atomic_option_kind<A1> == 3 || atomic_option_kind<A1> != atomic_option_kind<A2>) &&
-                                                       (atomic_option_kind<A2> == 3 || atomic_option_kind<A2> != atomic_option_kind<A3>) &&
-                                                       (atomic_option_kind<A1> == 3 || atomic_option_kind<A1> != atomic_option_kind<A3>)>>);
+                                                       atomic_option_count<1, A1, A2, A3> <= 1 && atomic_option_count<2, A1, A2, A3> <= 1>>);
+  // What comes first and is no option is the mask: a block or a scalar.
+  static_assert(check<error::mask_must_be_boolean<A1, !has_mask || is_operand_v<A1>>>);
   if constexpr (check<error::load_store_needs_pointer_block<PT, is_ptr_v<PT>>> && is_ptr_v<PT>) {
     if constexpr (has_mask) {
       if constexpr (is_operand_v<A1>) return atomic_pointers<A, P, int, V, A1, A2, A3>(ptrs, 0, value, a1, where);

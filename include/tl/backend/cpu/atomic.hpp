@@ -18,18 +18,6 @@ namespace tl::detail::cpu {
 template <class T>
 using atomic_bits_t = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
 
-// An element's bits, and back (float16 and bfloat16 carry theirs in a member).
-template <class T>
-atomic_bits_t<T> bits_of(T x) {
-  if constexpr (std::is_same_v<T, fp16> || std::is_same_v<T, bf16>) return x.bits;
-  else return bit_cast<atomic_bits_t<T>>(x);
-}
-template <class T>
-T from_bits(atomic_bits_t<T> b) {
-  if constexpr (std::is_same_v<T, fp16> || std::is_same_v<T, bf16>) return T::from_bits(b);
-  else return bit_cast<T>(b);
-}
-
 constexpr int host_order(memory_sem s) {
   return s == memory_sem::relaxed ? __ATOMIC_RELAXED
          : s == memory_sem::acquire ? __ATOMIC_ACQUIRE
@@ -81,15 +69,15 @@ T atomic_at(T* element, T cmp, T v) {
   U* const q = reinterpret_cast<U*>(element);
   U expected;
   if constexpr (A == atomic_op::cas) {
-    expected = bits_of(cmp);
-    __atomic_compare_exchange_n(q, &expected, bits_of(v), false, host_order(Sem), host_failure_order(Sem));
+    expected = bit_cast<U>(cmp);
+    __atomic_compare_exchange_n(q, &expected, bit_cast<U>(v), false, host_order(Sem), host_failure_order(Sem));
   } else {
     expected = __atomic_load_n(q, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(q, &expected, bits_of(atomic_combine<A>(from_bits<T>(expected), v)), false,
+    while (!__atomic_compare_exchange_n(q, &expected, bit_cast<U>(atomic_combine<A>(bit_cast<T>(expected), v)), false,
                                         host_order(Sem), host_failure_order(Sem))) {
     }
   }
-  return from_bits<T>(expected);
+  return bit_cast<T>(expected);
 }
 
 // Race detection: the element's owner record says "accessed atomically, first by program p"
@@ -129,10 +117,7 @@ void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, cons
     out.v[i] = atomic_at<A, Sem>(p.get(), k, x);
     if (races) note_atomic_at(ps, p.get(), int(sizeof(T)), p.offset, p.name, where);
   }
-  if (ps) {
-    ps->made_store = true;
-    ps->stored_any = ps->stored_any || checker.masked_in > 0;
-  }
+  if (ps) ps->note_store_op(checker.masked_in);
   checker.finish();
 }
 

@@ -290,10 +290,7 @@ void store(const EP& ptrs, const EV& value, const EM& mask, const source_locatio
       note_store(p.get(), p.offset, p.name, where);
     }
   }
-  if (program_state* ps = current_program) {
-    ps->made_store = true;
-    ps->stored_any = ps->stored_any || checker.masked_in > 0;
-  }
+  if (program_state* ps = current_program) ps->note_store_op(checker.masked_in);
   checker.finish();
 }
 

@@ -82,6 +82,11 @@ struct program_state {
   std::vector<traced_access>* trace = nullptr;  // this host thread's accesses, when the launch is traced
   std::int32_t linear_id = 0;
   bool made_store = false, stored_any = false;  // a store op ran; one of its lanes was masked in
+  // A store or atomic ran with `masked_in` lanes masked in.
+  void note_store_op(std::int64_t masked_in) {
+    made_store = true;
+    stored_any = stored_any || masked_in > 0;
+  }
   race_cache races;                             // the race tables' regions used last
 };
 

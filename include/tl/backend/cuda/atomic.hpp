@@ -4,9 +4,10 @@
 // a lane, with the op's semantics and scope in the instruction (atom.acq_rel.gpu.global.add.f32,
 // ...): the old value comes back in the thread's register for that lane. A block of 16 lanes
 // or fewer is held whole by every thread; thread 0 performs it and gives the old values to the
-// others through shared memory. Floats' max and min are integer atomics on their bits (a value
-// with the sign bit clear by signed max, one with it set by unsigned min: IEEE order, -0.0
-// below +0.0), as Triton lowers them; bfloat16 add is one instruction from sm_90 on, a
+// others through shared memory. Floats' max and min are integer atomics on their bits, as
+// Triton lowers them, but chosen by the value's sign bit (clear: signed max; set: unsigned min),
+// which gives IEEE order with -0.0 below +0.0 (Triton tests val >= 0, which puts -0.0 with the
+// positive values); bfloat16 add is one instruction from sm_90 on, a
 // compare-and-swap loop before. With TL_DEVICE_CHECKS a lane outside its buffer is reported and
 // not performed, as a store's.
 #pragma once

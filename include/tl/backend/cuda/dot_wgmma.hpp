@@ -482,7 +482,7 @@ struct wgmma_dot {
       if (!hit) {
         // The first call of a loop, or a loop that does not walk K one step a call: the copy
         // in flight lands first (this thread's goes to the places its copies now go: same
-        // shape), then this step is copied too, A only when the unit holds it. A loop whose A
+        // shape), then this step is copied too, A only when the unit does not hold it. A loop whose A
         // stays (attention's q: its B walks N, not K) is not a K loop: nothing is copied ahead
         // for it. (Decided here, so that a hit's path stays as short as it was.)
         const bool a_kept = (owner == plan) & (tag.a == a0) & (tag.stride_a == sa);
@@ -793,9 +793,9 @@ struct wgmma_dot {
       } else {
         multiply(A, B, false);
       }
-      // Waited for at once: the next step overwrites the operands. (Leaving the last group
-      // unfinished, to run on under the caller's next loads, gains nothing: ptxas waits for it
-      // wherever the accumulator registers flow on, in a loop at the back edge.)
+      // Waited for at once: the next step overwrites the operands, and so does the loop's next
+      // call (the ring's calls, whose next call writes another unit, leave their group running
+      // instead: run_from_ring).
       wgmma_wait<0>();
       fence_accumulators();
     }
