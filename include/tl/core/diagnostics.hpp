@@ -25,6 +25,7 @@ struct maximum; struct minimum; struct where; struct fma; struct cdiv; struct cl
 struct load; struct store; struct dot; struct reshape; struct broadcast_to; struct assign;
 struct atomic_add; struct atomic_max; struct atomic_min; struct atomic_and; struct atomic_or; struct atomic_xor;
 struct atomic_xchg; struct atomic_cas;
+struct sum; struct max; struct min; struct argmax; struct argmin;
 }  // namespace op
 
 namespace error {
@@ -73,6 +74,13 @@ template <class Shape, int Axis, bool Ok>
 struct axis_out_of_range {
   static_assert(Ok, "tl: the axis is out of range for this block (shape and axis: this tl::error type's template arguments); axes count from 0, "
                     "or from -1 at the last axis.");
+};
+
+template <class Op, class AxisType, bool Ok>
+struct axis_is_a_template_argument {
+  static_assert(Ok, "tl: the axis is a template argument: tl::sum<1>(x), not tl::sum(x, 1) (Triton's "
+                    "tl.sum(x, axis=1)); the same for max, min, argmax and argmin (the reduction: this "
+                    "tl::error type's first template argument).");
 };
 
 template <class Shape, bool Ok>

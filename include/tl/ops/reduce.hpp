@@ -129,6 +129,7 @@ TL_INLINE auto reduce_all(const E& e) {
 
 }  // namespace detail
 
+// A run-time axis (Triton's habit: tl.sum(x, 1)) stops at a named error.
 #define TL_REDUCTION_(name, reducer)                                                          \
   template <int Axis, class E>                                                                \
     requires detail::is_expr_v<E>                                                             \
@@ -139,6 +140,12 @@ TL_INLINE auto reduce_all(const E& e) {
     requires detail::is_expr_v<E>                                                             \
   TL_INLINE auto name(const E& e, keep_dims_t) {                                              \
     return detail::reduce_axis<reducer, Axis, true>(e);                                       \
+  }                                                                                           \
+  template <class E, class A, class... K>                                                     \
+    requires(detail::is_expr_v<E> && std::is_integral_v<A>)                                   \
+  TL_INLINE auto name(const E& e, A, K...) {                                                  \
+    static_assert(detail::check<error::axis_is_a_template_argument<op::name, A, false>>);     \
+    return detail::reduce_axis<reducer, 0, false>(e);                                         \
   }
 TL_REDUCTION_(sum, detail::sum_reducer)
 TL_REDUCTION_(max, detail::max_reducer)
