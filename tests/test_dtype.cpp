@@ -274,3 +274,28 @@ TEMPLATE_TEST_CASE("fp8 buffers: .to(float8), store, load, arithmetic, .to(float
     REQUIRE(y[std::size_t(i)] == float(TestType(float(TestType(x[std::size_t(i)])) * 2)));
   }
 }
+
+namespace {
+// z = x converted to w's element type, then to z_ptr's: Triton's x.to(w.dtype) and
+// x.to(z_ptr.dtype.element_ty).
+template <int B>
+TL_KERNEL void convert_like(tl::ptr<const float> x_ptr, tl::ptr<const tl::fp16> w_ptr, tl::ptr<int> z_ptr) {
+  auto offs = tl::arange<0, B>();
+  auto x = tl::load(x_ptr + offs);
+  auto w = tl::load(w_ptr + offs);
+  auto h = x.to(w.dtype());
+  static_assert(std::is_same_v<tl::detail::value_of_t<decltype(h)>, tl::fp16>);
+  tl::store(z_ptr + offs, (h + w).to(z_ptr.element_ty()));
+}
+}  // namespace
+
+TEST_CASE("x.to(w.dtype()) and x.to(p.element_ty()): another block's or pointer's element type", "[dtype]") {
+  static_assert(std::is_same_v<decltype(tl::arange<0, 4>().dtype()), tl::dtype<std::int32_t>>);
+  static_assert(std::is_same_v<decltype(tl::ptr<const float>().element_ty()), tl::dtype<float>>);
+  std::vector<float> x{1.25f, 2.0f, -3.5f, 2049.0f};
+  std::vector<tl::fp16> w{tl::fp16(0.5f), tl::fp16(1.0f), tl::fp16(-0.25f), tl::fp16(0.0f)};
+  std::vector<int> z(4, -99);
+  tl::launch<convert_like<4>>(tl::grid(1), tl::ptr<const float>(x, "x"), tl::ptr<const tl::fp16>(w, "w"), tl::ptr<int>(z, "z"));
+  // In fp16: 1.75, 3, -3.75, and 2049 rounds to 2048 (to even; float32 would keep 2049); int truncates.
+  REQUIRE(z == std::vector<int>{1, 3, -3, 2048});
+}

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "../config.hpp"
+#include "dtype.hpp"
 
 namespace tl {
 
@@ -41,6 +42,8 @@ struct ptr {
   const char* name = nullptr;  // for reports; the launch names unnamed buffers "argument #i"
 
   ptr() = default;
+  // The element type's tag (Triton's x_ptr.dtype.element_ty): x.to(x_ptr.element_ty()).
+  TL_HD constexpr auto element_ty() const { return dtype<std::remove_const_t<T>>{}; }
   // An unchecked pointer (no size known).
   TL_HD ptr(T* raw) : base(raw) {}  // NOLINT: implicit, like a raw pointer argument
   TL_HD ptr(T* data, std::int64_t size, const char* buffer_name = nullptr)

@@ -145,13 +145,13 @@ inline constexpr bitcast_t bitcast{};
 
 template <class Derived>
 template <class T>
-TL_INLINE auto expr_base<Derived>::to(dtype<T>) const {
+TL_INLINE auto expr_base<Derived>::to(tl::dtype<T>) const {
   return detail::cast<T, Derived>{{}, self()};
 }
 
 template <class Derived>
 template <class T, class B>
-TL_INLINE auto expr_base<Derived>::to(dtype<T>, B) const {
+TL_INLINE auto expr_base<Derived>::to(tl::dtype<T>, B) const {
   static_assert(std::is_same_v<B, bitcast_t>, "tl: the second argument of .to() can only be tl::bitcast");
   using From = detail::value_of_t<Derived>;
   static_assert(detail::check<error::bitcast_needs_equal_sizes<

@@ -167,12 +167,15 @@ struct expr_base : detail::expr_tag {
     return detail::view<Derived, out, detail::insert_axes_map<plan>>{{}, self()};
   }
 
-  // x.to(tl::float16): elementwise conversion (Triton's x.to(tl.float16)).
+  // x.to(tl::float16): elementwise conversion (Triton's x.to(tl.float16)); x.to(w.dtype()):
+  // to another block's element type (Triton's x.to(w.dtype)).
   template <class T>
-  TL_INLINE auto to(dtype<T>) const;
+  TL_INLINE auto to(tl::dtype<T>) const;
   // x.to(tl::int32, tl::bitcast): reinterpret the bits (sizes must match).
   template <class T, class B>
-  TL_INLINE auto to(dtype<T>, B) const;
+  TL_INLINE auto to(tl::dtype<T>, B) const;
+  // x.dtype(): the element type's tag (Triton's x.dtype); a pointer block's is tl::ptr<T>'s.
+  TL_INLINE constexpr auto dtype() const { return tl::dtype<detail::value_of_t<Derived>>{}; }
 
   // Only materialized blocks (tl::block, tl::eval) can be updated in place.
   template <class T>
