@@ -188,3 +188,42 @@ TEST_CASE("casts: .to(dtype) and bitcast", "[elementwise][cast]") {
   REQUIRE(values(eval(bits.to(float32, bitcast)))[1] == 1.0);
   REQUIRE(values(cast<double>(arange<0, 4>()))[3] == 3.0);
 }
+
+namespace {
+__extension__ typedef unsigned __int128 u128;  // the reference's exact 128-bit product
+
+template <int B>
+TL_KERNEL void umulhi_kernel(ptr<const std::uint32_t> a32, ptr<const std::int32_t> b32, ptr<const std::uint64_t> a64,
+                             ptr<const std::int64_t> b64, ptr<std::uint32_t> h32, ptr<std::int64_t> h64) {
+  auto offs = arange<0, B>();
+  store(h32 + offs, umulhi(load(a32 + offs), load(b32 + offs)));  // int32 with uint32: uint32
+  store(h64 + offs, umulhi(load(b64 + offs), load(b64 + offs) ^ std::int64_t(0x5bd1e995)));
+  store(h64 + B + offs, umulhi(load(a64 + offs), std::uint64_t(0x9E3779B97F4A7C15ull)).to(int64));
+}
+}  // namespace
+
+TEST_CASE("umulhi: the high half of the unsigned product, 32 and 64 bits", "[elementwise][int]") {
+  std::mt19937_64 rng(17);
+  constexpr int B = 64;
+  std::vector<std::uint32_t> a32(B), h32(B);
+  std::vector<std::int32_t> b32(B);
+  std::vector<std::uint64_t> a64(B);
+  std::vector<std::int64_t> b64(B), h64(2 * B);
+  for (int i = 0; i < B; ++i) {
+    a32[std::size_t(i)] = std::uint32_t(rng());
+    b32[std::size_t(i)] = std::int32_t(std::uint32_t(rng()));
+    a64[std::size_t(i)] = i < 2 ? ~0ull * std::uint64_t(i) : rng();  // 0 and all ones too
+    b64[std::size_t(i)] = std::int64_t(rng());
+  }
+  launch<umulhi_kernel<B>>(grid(1), ptr<const std::uint32_t>(a32, "a32"), ptr<const std::int32_t>(b32, "b32"),
+                           ptr<const std::uint64_t>(a64, "a64"), ptr<const std::int64_t>(b64, "b64"), ptr<std::uint32_t>(h32, "h32"),
+                           ptr<std::int64_t>(h64, "h64"));
+  for (int i = 0; i < B; ++i) {
+    const std::size_t k = std::size_t(i);
+    REQUIRE(h32[k] == std::uint32_t((std::uint64_t(a32[k]) * std::uint32_t(b32[k])) >> 32));
+    const std::uint64_t x = std::uint64_t(b64[k]), y = std::uint64_t(b64[k] ^ std::int64_t(0x5bd1e995));
+    REQUIRE(std::uint64_t(h64[k]) == std::uint64_t((u128(x) * y) >> 64));
+    REQUIRE(std::uint64_t(h64[B + k]) == std::uint64_t((u128(a64[k]) * 0x9E3779B97F4A7C15ull) >> 64));
+  }
+  REQUIRE(umulhi(std::uint32_t(0xffffffffu), std::uint32_t(0xffffffffu)) == 0xfffffffeu);  // scalars too
+}

@@ -47,7 +47,7 @@ struct mask_or_value_not_broadcastable_to_pointers {
 
 template <class Op, class Type, bool Ok>
 struct op_needs_integer_operands {
-  static_assert(Ok, "tl: bitwise ops (& | ^ ~ << >>) need integer or boolean blocks; this operand is "
+  static_assert(Ok, "tl: bitwise ops (& | ^ ~ << >>) and umulhi need integer or boolean blocks; this operand is "
                     "floating-point (its type: this tl::error type's template arguments). Cast with .to(tl::int32) "
                     "or compare it first.");
 };

@@ -129,6 +129,33 @@ struct bit_xor {
   static constexpr bool comparison = false, div_or_mod = false, bitwise = true;
   template <class T> TL_INLINE T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
 };
+// umulhi(a, b): the high half of the 2N-bit product of a and b's N bits read as unsigned
+// (Triton's tl.umulhi; the GPU's mul.hi.u32 / mul.hi.u64).
+struct umulhi {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = true;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return false;  // 1 x 1 has no high bit
+    } else {
+      using U = std::make_unsigned_t<T>;
+      constexpr int bits = int(sizeof(T)) * 8;
+#if TL_DEVICE_PASS
+      if constexpr (bits == 32) return static_cast<T>(__umulhi(static_cast<U>(a), static_cast<U>(b)));
+      else if constexpr (bits == 64) return static_cast<T>(__umul64hi(static_cast<U>(a), static_cast<U>(b)));
+      else
+#endif
+      if constexpr (bits == 64) {  // from the four products of the 32-bit halves
+        const std::uint64_t x = static_cast<U>(a), y = static_cast<U>(b), m = 0xffffffffu;
+        const std::uint64_t ll = (x & m) * (y & m), lh = (x & m) * (y >> 32), hl = (x >> 32) * (y & m), hh = (x >> 32) * (y >> 32);
+        const std::uint64_t mid = (ll >> 32) + (lh & m) + (hl & m);
+        return static_cast<T>(hh + (lh >> 32) + (hl >> 32) + (mid >> 32));
+      } else {
+        return static_cast<T>((std::uint64_t(static_cast<U>(a)) * static_cast<U>(b)) >> bits);
+      }
+    }
+  }
+};
 // Shifts by a negative amount or by >= the width give 0 (left) or the sign fill (right),
 // as PTX's clamped shifts do. >> is arithmetic on signed types.
 template <class T>

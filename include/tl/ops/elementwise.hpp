@@ -122,6 +122,14 @@ TL_INLINE auto minimum(A a, B b) {
   else return detail::binary<op::minimum, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
 }
 
+// umulhi(a, b): the high half of the product of two integer blocks' bits (Triton's tl.umulhi).
+template <class A, class B>
+  requires(detail::is_operand_v<A> && detail::is_operand_v<B>)
+TL_INLINE auto umulhi(A a, B b) {
+  if constexpr (detail::is_expr_v<A> || detail::is_expr_v<B>) return detail::make_binary<op::umulhi>(a, b);
+  else return detail::binary<op::umulhi, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
+}
+
 // cdiv(a, b) = ceil(a / b): on integers (host or kernel) and on integer blocks.
 template <class A, class B>
   requires(std::is_integral_v<A> && std::is_integral_v<B>)
