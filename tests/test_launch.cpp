@@ -506,3 +506,33 @@ TEST_CASE("a kernel's scalar integer division by zero names the kernel and the p
   CHECK(after.sa_sigaction == before.sa_sigaction);
 #endif
 }
+
+// static_range unrolls at compile time: i is a constant (a template argument here), in order.
+template <int B>
+TL_KERNEL void static_range_kernel(ptr<const float> x, ptr<float> z) {
+  auto offs = arange<0, B>();
+  block<float, B> acc = zeros<B>(float32);
+  tl::static_range<0, 4>([&](auto i) {
+    static_assert(decltype(i)::value >= 0 && decltype(i)::value < 4);
+    acc = acc * 10.0f + load(x + i * B + offs) * float(i + 1);
+  });
+  debug_barrier();  // the program's threads meet here (nothing to wait for on the CPU)
+  store(z + offs, acc);
+  int order = 0;
+  tl::static_range<7, 0, -3>([&](auto i) { order = order * 10 + i; });  // 7, 4, 1
+  tl::static_range<3, 3>([&](auto) { order = -1; });                    // no iteration
+  store(z + B, float(order));
+}
+
+TEST_CASE("static_range runs its body once per value, unrolled, in order; debug_barrier runs", "[program]") {
+  constexpr int B = 8;
+  std::vector<float> x(4 * B), z(B + 1, -1.0f);
+  for (int i = 0; i < 4 * B; ++i) x[std::size_t(i)] = float(i % 5);
+  launch<static_range_kernel<B>>(grid(1), ptr<const float>(x, "x"), ptr<float>(z, "z"));
+  for (int j = 0; j < B; ++j) {
+    double want = 0;
+    for (int i = 0; i < 4; ++i) want = want * 10 + double(x[std::size_t(i * B + j)]) * (i + 1);
+    REQUIRE(z[std::size_t(j)] == float(want));
+  }
+  REQUIRE(z[B] == 741.0f);
+}

@@ -94,6 +94,30 @@ TEST_CASE("casts, bitcasts and integer bit ops agree bit for bit", "[gpu][elemen
   require_agree(a.second, b.second, 0, 0, "int results");
 }
 
+// static_range (unrolled, its index a constant) and debug_barrier between a program's stores
+// and the loads of what other threads of the program stored.
+template <int B>
+TL_KERNEL void static_range_barrier_kernel(tl::ptr<const float> x, tl::ptr<float> z, tl::ptr<float> w) {
+  auto offs = tl::arange<0, B>();
+  tl::block<float, B> acc = tl::zeros<B>(tl::float32);
+  tl::static_range<3, -1, -1>([&](auto i) { acc = acc * 2.0f + tl::load(x + i * B + offs) * float(i); });
+  tl::store(z + offs, acc);
+  tl::debug_barrier();
+  tl::store(w + offs, tl::load(z + (B - 1 - offs)) + 1.0f);  // elements other threads stored
+}
+
+TEST_CASE("static_range and debug_barrier agree with the CPU", "[gpu][program]") {
+  constexpr int B = 512;
+  auto x = random_quarters<float>(4 * B);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> z(B, NAN), w(B, NAN);
+    tl::launch<static_range_barrier_kernel<B>>(tl::grid(1), o, x, z, w);
+    z.insert(z.end(), w.begin(), w.end());
+    return z;
+  };
+  require_agree(run(cpu), run(cuda), 0, 0, "static_range, debug_barrier");
+}
+
 // umulhi on 32- and 64-bit integers (mul.hi on the GPU, the halves' products on the CPU).
 template <int B>
 TL_KERNEL void umulhi_kernel(tl::ptr<std::uint64_t> a_ptr, tl::ptr<std::int32_t> b_ptr, int n) {

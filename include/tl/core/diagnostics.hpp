@@ -83,6 +83,11 @@ struct axis_is_a_template_argument {
                     "tl::error type's first template argument).");
 };
 
+template <int Step, bool Ok>
+struct static_range_step_is_zero {
+  static_assert(Ok, "tl::static_range<Start, Stop, Step>: the step is 0 (Python's range refuses it too).");
+};
+
 template <class Shape, bool Ok>
 struct trans_without_axes_needs_2d {
   static_assert(Ok, "tl::trans(x) without axes transposes a 2-D block (the shape: this tl::error type's template arguments); for other ranks "

@@ -1,5 +1,5 @@
 // tl/ops/debug.hpp: device_print, print_if and breakpoint_if (program-id conditions),
-// device_assert. The lowerings: backend/cpu/debug.hpp and backend/cuda/debug.hpp.
+// device_assert, debug_barrier. The lowerings: backend/cpu/debug.hpp and backend/cuda/debug.hpp.
 //
 //   tl::device_print("x", x);          "pid (0, 1, 0) x [0.5, 0.25]" (the whole block)
 //   tl::print_if("=0,>1", "x", x);     only in programs with pid0 == 0 and pid1 > 1
@@ -43,5 +43,12 @@ template <class C>
 TL_HD void device_assert(C cond, const char* message = "", source_location where = source_location::current()) {
   detail::lowering::device_assert(detail::as_expr(cond), message, where);
 }
+
+// debug_barrier(): every thread of the program waits here for the others, and the program's
+// stores before it are seen by its loads after it (Triton: tl.debug_barrier). On the GPU a
+// program's elements are spread over its threads: a program that loads what it stored to
+// global memory, in another arrangement, needs it in between. The CPU backend runs a program
+// on one thread: nothing to wait for.
+TL_HD inline void debug_barrier() { detail::lowering::debug_barrier(); }
 
 }  // namespace tl

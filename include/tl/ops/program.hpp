@@ -1,6 +1,8 @@
 // tl/ops/program.hpp: which program is running: program_id, num_programs, swizzle2d.
 #pragma once
 
+#include <utility>
+
 #include "../backend/lowering.hpp"
 
 namespace tl {
@@ -45,6 +47,20 @@ struct range {
   TL_INLINE iterator begin() const { return {start, step}; }
   TL_INLINE iterator end() const { return {stop, step}; }
 };
+
+// static_range<Start, Stop, Step>(f): f(i) for i = Start, Start + Step, ... before Stop, unrolled
+// at compile time, i a std::integral_constant<int, ...> (Triton: for i in tl.static_range(...),
+// i a constexpr): i converts to int, and serves as a template argument.
+//   tl::static_range<0, 4>([&](auto i) { acc += tl::sum<1>(x) * i; });
+template <int Start, int Stop, int Step = 1, class F>
+TL_INLINE void static_range(F&& f) {
+  static_assert(detail::check<error::static_range_step_is_zero<Step, Step != 0>>);
+  constexpr int count = Step > 0 ? (Stop > Start ? (Stop - Start + Step - 1) / Step : 0)
+                                 : (Start > Stop ? (Start - Stop - Step - 1) / -Step : 0);
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (f(std::integral_constant<int, Start + K * Step>{}), ...);
+  }(std::make_integer_sequence<int, count>{});
+}
 
 template <class T>
 struct swizzled {

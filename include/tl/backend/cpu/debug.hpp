@@ -133,4 +133,7 @@ void device_assert(const E& e, const char* message, source_location where) {
   }
 }
 
+// A program is one host thread: its threads have nothing to wait for.
+inline void debug_barrier() {}
+
 }  // namespace tl::detail::cpu

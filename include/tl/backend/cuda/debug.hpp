@@ -85,6 +85,8 @@ __device__ inline bool program_selected(const char* conds, const char* who) {
 
 __device__ inline void breakpoint_if(const char*, source_location = source_location::current()) {}
 
+__device__ inline void debug_barrier() { barrier(); }
+
 // device_assert: with TL_DEVICE_CHECKS=1, each thread counts its false lanes and the program
 // records them together.
 template <class E>
