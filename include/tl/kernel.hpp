@@ -24,6 +24,7 @@
 #include "ops/elementwise.hpp"
 #include "ops/memory.hpp"
 #include "ops/program.hpp"
+#include "ops/random.hpp"
 #include "ops/reduce.hpp"
 #include "ops/shape_ops.hpp"
 #include "ops/tensor_descriptor.hpp"

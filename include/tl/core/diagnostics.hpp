@@ -25,6 +25,7 @@ struct maximum; struct minimum; struct where; struct fma; struct cdiv; struct cl
 struct load; struct store; struct dot; struct reshape; struct broadcast_to; struct assign;
 struct atomic_add; struct atomic_max; struct atomic_min; struct atomic_and; struct atomic_or; struct atomic_xor;
 struct atomic_xchg; struct atomic_cas;
+struct philox; struct randint; struct randint4x; struct rand; struct rand4x; struct randn; struct randn4x;
 struct sum; struct max; struct min; struct argmax; struct argmin;
 }  // namespace op
 
@@ -299,6 +300,19 @@ struct indexing_needs_one_colon_per_axis {
 template <class Perm, bool Ok>
 struct permutation_invalid {
   static_assert(Ok, "tl::permute: the axes must be a permutation of 0 .. rank-1 (the axes: this tl::error type's template arguments).");
+};
+
+template <class Op, class Seed, class Offset, bool Ok>
+struct random_needs_integer_seed_and_offsets {
+  static_assert(Ok, "tl::rand/randn/randint/philox: the seed and the offsets must be integers (the op, the seed's "
+                    "and the offsets' types: this tl::error type's template arguments); the offsets are usually "
+                    "pid * BLOCK + tl::arange<0, BLOCK>().");
+};
+
+template <class C0, class C1, class C2, class C3, bool Ok>
+struct philox_counters_need_one_width {
+  static_assert(Ok, "tl::philox(seed, c0, c1, c2, c3): the four counters must all have 32 bits or all 64 bits, "
+                    "as in Triton (their types: this tl::error type's template arguments).");
 };
 
 }  // namespace error

@@ -246,6 +246,47 @@ struct ternary : expr_base<ternary<Fn, A, B, C>> {
   TL_INLINE decltype(auto) visit(F&& f) const { return f(a, b, c); }
 };
 
+// A scalar function of any number of operands, broadcast together (the random numbers of
+// ops/random.hpp): Fn{}(x...) on their elements, its result type the element type.
+template <class... E>
+struct operand_pack;
+template <>
+struct operand_pack<> {
+  template <class F, class... P>
+  TL_INLINE decltype(auto) call(F&& f, const P&... p) const { return f(p...); }
+  template <class F>
+  TL_INLINE void each(F&&) {}
+};
+template <class H, class... T>
+struct operand_pack<H, T...> {
+  H head;
+  operand_pack<T...> tail;
+  template <class F, class... P>
+  TL_INLINE decltype(auto) call(F&& f, const P&... p) const { return tail.call(f, p..., head); }
+  template <class F>
+  TL_INLINE void each(F&& f) {
+    f(head);
+    tail.each(f);
+  }
+};
+
+template <class Fn, class... E>
+struct map_expr : expr_base<map_expr<Fn, E...>> {
+  using value_type = decltype(Fn{}(std::declval<value_of_t<E>>()...));
+  using shape_type = typename broadcast_all<shape_of_t<E>...>::type;
+  operand_pack<E...> ops;
+  using operand_types = type_list<E...>;
+  TL_INLINE value_type at(const coord<shape_type::rank>& c) const {
+    return ops.call([&](const auto&... o) { return apply(operand_at<shape_type>(o, c)...); });
+  }
+  template <class... X>
+  TL_INLINE static value_type apply(const X&... x) { return Fn{}(x...); }
+  template <class F>
+  TL_INLINE void for_each_operand(F&& f) { ops.each(f); }
+  template <class F>
+  TL_INLINE decltype(auto) visit(F&& f) const { return ops.call(f); }
+};
+
 // ---- creation ----
 
 template <int Start, int End>

@@ -1,10 +1,11 @@
-// Tutorials 01, 03 and 09, the guide's rgb2grey and short RMSNorm rows (4 warps a program).
+// Tutorials 01, 03, 04 and 09, the random draws against Triton's, the guide's rgb2grey and short RMSNorm rows (4 warps a program).
 #include <stdexcept>
 #include <string>
 
 #include "../../../examples/guide/grey.hpp"
 #include "../../../examples/tutorials/t01_vector_add.hpp"
 #include "../../../examples/tutorials/t03_matmul.hpp"
+#include "../../../examples/tutorials/t04_low_memory_dropout.hpp"
 #include "../../../examples/tutorials/t09_persistent_matmul.hpp"
 #include "entry.hpp"
 #include "rms_norm.hpp"
@@ -23,6 +24,56 @@ extern "C" int tl_tutorials_add_f32(const void* x, const void* y, void* out, int
   return guarded([&] {
     tl::launch<add_kernel<1024>>(tl::grid(tl::cdiv(n, 1024)), on(stream), buffer<const float>(x, n, "x"),
                                  buffer<const float>(y, n, "y"), buffer<float>(out, n, "output"), n);
+  });
+}
+
+extern "C" int tl_tutorials_seeded_dropout_f32(const void* x, void* out, int n, float p, int seed, void* stream) {
+  return guarded([&] {
+    tl::launch<seeded_dropout<1024>>(tl::grid(tl::cdiv(n, 1024)), on(stream), buffer<const float>(x, n, "x"),
+                                     buffer<float>(out, n, "output"), n, p, seed);
+  });
+}
+
+namespace {
+// Every random form at the given offsets: words[k * n + i] is word k of randint4x, and so on.
+template <int B, class O>
+TL_KERNEL void random_draws(tl::ptr<const O> offsets, std::int64_t seed, tl::ptr<std::uint32_t> words,
+                            tl::ptr<float> uniforms, tl::ptr<float> normals, int n) {
+  auto i = tl::program_id(0) * B + tl::arange<0, B>();
+  auto m = i < n;
+  auto o = tl::load(offsets + i, m);
+  auto [w0, w1, w2, w3] = tl::randint4x(seed, o);
+  tl::store(words + i, w0, m);
+  tl::store(words + n + i, w1, m);
+  tl::store(words + 2 * n + i, w2, m);
+  tl::store(words + 3 * n + i, w3, m);
+  auto [u0, u1, u2, u3] = tl::rand4x(seed, o);
+  tl::store(uniforms + i, u0, m);
+  tl::store(uniforms + n + i, u1, m);
+  tl::store(uniforms + 2 * n + i, u2, m);
+  tl::store(uniforms + 3 * n + i, u3, m);
+  auto [n0, n1, n2, n3] = tl::randn4x(seed, o);
+  tl::store(normals + i, n0, m);
+  tl::store(normals + n + i, n1, m);
+  tl::store(normals + 2 * n + i, n2, m);
+  tl::store(normals + 3 * n + i, n3, m);
+}
+
+template <class O>
+void draws(const void* offsets, long long seed, void* words, void* uniforms, void* normals, int n, int on_cpu, void* stream) {
+  const tl::launch_options o = on_cpu ? tl::launch_options{.backend = tl::backend::cpu} : on(stream);
+  tl::launch<random_draws<256, O>>(tl::grid(tl::cdiv(n, 256)), o, buffer<const O>(offsets, n, "offsets"), std::int64_t(seed),
+                                   buffer<std::uint32_t>(words, 4 * std::int64_t(n), "words"),
+                                   buffer<float>(uniforms, 4 * std::int64_t(n), "uniforms"),
+                                   buffer<float>(normals, 4 * std::int64_t(n), "normals"), n);
+}
+}  // namespace
+
+extern "C" int tl_tutorials_random_draws(const void* offsets, int wide, long long seed, void* words, void* uniforms,
+                                         void* normals, int n, int on_cpu, void* stream) {
+  return guarded([&] {
+    if (wide) draws<std::int64_t>(offsets, seed, words, uniforms, normals, n, on_cpu, stream);
+    else draws<std::int32_t>(offsets, seed, words, uniforms, normals, n, on_cpu, stream);
   });
 }
 

@@ -10,6 +10,13 @@ int tl_tutorials_add_f32(const void* x, const void* y, void* out, int n, void* s
 // One row of BLOCK_SIZE = next power of two >= n_cols a step; `programs` programs walk the rows.
 int tl_tutorials_softmax_f32(void* out, const void* in, int in_row_stride, int out_row_stride, int n_rows, int n_cols,
                              int programs, void* stream);
+// Tutorial 04's seeded dropout of n float32: out = rand(seed, i) > p ? x / (1 - p) : 0.
+int tl_tutorials_seeded_dropout_f32(const void* x, void* out, int n, float p, int seed, void* stream);
+// Every random form of tl at n offsets (int32, or int64 when wide): words (4 n uint32: randint4x's
+// word k at k * n + i), uniforms (4 n float32, rand4x), normals (4 n float32, randn4x). on_cpu:
+// the CPU backend, on host memory (stream unused).
+int tl_tutorials_random_draws(const void* offsets, int wide, long long seed, void* words, void* uniforms, void* normals,
+                              int n, int on_cpu, void* stream);
 // C = A @ B in fp16 (dtype 0) or bf16 (dtype 1), strides in elements; activation 1: leaky_relu.
 // dtype 2 (float8e4nv) and 3 (float8e5): fp8 A and B, C fp16, no activation.
 int tl_tutorials_matmul(int dtype, const void* a, const void* b, void* c, int M, int N, int K, int stride_am,

@@ -3,13 +3,14 @@
 kernels and torch's equivalents in one process (every ratio from one run).
 
     python3 tools/bench/tutorials/tutorials_vs_triton.py --lib build/tools/bench/libtl_tutorial_kernels.so
-            [--only add,softmax,matmul,persistent,descriptor,attention,backward,grey,rmsnorm] [--out DIR] [--quick]
+            [--only add,softmax,matmul,persistent,descriptor,attention,backward,dropout,grey,rmsnorm] [--out DIR] [--quick]
 
 The tl kernels (examples/tutorials) come from libtl_tutorial_kernels.so (tl_tutorial_kernels.hpp:
 a C entry per kernel, device pointers and a stream) through ctypes; the Triton kernels below are
 the tutorials' algorithms as the tutorials write them (grouped matmul with % M offsets and pointer
 blocks advanced along K, autotuned over tile shapes; persistent row softmax; blocked vector add;
-persistent matmul with and without tensor descriptors; attention forward and backward), plus
+persistent matmul with and without tensor descriptors; attention forward and backward; low-memory
+dropout), plus
 an rgb-to-grey on bytes (the guide's kernel) and an RMSNorm written as tutorial 05 writes its
 layer norm.
 Every output (tl's and Triton's) is checked against torch before timing. Times are medians of
@@ -431,6 +432,19 @@ def rms_norm_kernel(X, Y, W, stride, N, eps, BLOCK_SIZE: tl.constexpr):
     tl.store(Y + row * stride + cols, y, mask=mask)
 
 
+@triton.jit
+def _seeded_dropout(x_ptr, output_ptr, n_elements, p, seed, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    random = tl.rand(seed, offsets)
+    x_keep = random > p
+    output = tl.where(x_keep, x / (1 - p), 0.0)
+    tl.store(output_ptr + offsets, output, mask=mask)
+
+
 # ---------------------------------------------------------------- tl through ctypes
 
 
@@ -493,6 +507,23 @@ class TlKernels:
         rows, n = x.shape
         self._call("tl_tutorials_rms_norm_f16", self._p(x), self._p(y), self._p(w), ctypes.c_int(rows), ctypes.c_int(n),
                    ctypes.c_int(x.stride(0)), ctypes.c_float(eps))
+
+    def seeded_dropout(self, x, out, p, seed):
+        self._call("tl_tutorials_seeded_dropout_f32", self._p(x), self._p(out), ctypes.c_int(x.numel()), ctypes.c_float(p),
+                   ctypes.c_int(seed))
+
+    def random_draws(self, offsets, seed, words, uniforms, normals):
+        """Every random form at offsets (int32 or int64; CUDA tensors, or CPU tensors: the CPU backend)."""
+        on_cpu = offsets.device.type == "cpu"
+        args = [self._p(offsets), ctypes.c_int(1 if offsets.dtype == torch.int64 else 0), ctypes.c_longlong(seed),
+                self._p(words), self._p(uniforms), self._p(normals), ctypes.c_int(offsets.numel()),
+                ctypes.c_int(1 if on_cpu else 0)]
+        if on_cpu:
+            rc = self.lib.tl_tutorials_random_draws(*args, ctypes.c_void_p(0))
+            if rc != 0:
+                raise RuntimeError(f"tl_tutorials_random_draws: {self.lib.tl_tutorials_error().decode()}")
+        else:
+            self._call("tl_tutorials_random_draws", *args)
 
     def attention(self, q, k, v, o, m, sm_scale, causal):
         Z, H, n_ctx, d = q.shape
@@ -709,6 +740,25 @@ def case_attention_bwd(tlk, Z, H, n_ctx, d):
     return dict(tl=bench(run_tl), triton=bench(run_tr), torch=bench(run_torch), amount=flops / 1e12, unit="TFLOP/s")
 
 
+def case_dropout(tlk, n):
+    x = torch.randn(n, device="cuda")
+    p, seed = 0.5, 123
+    out_tl = torch.full_like(x, float("nan"))
+    out_tr = torch.full_like(x, float("nan"))
+    grid = (triton.cdiv(n, 1024), )
+    run_tr = lambda: _seeded_dropout[grid](x, out_tr, n, p, seed, BLOCK_SIZE=1024)
+    run_tr()
+    tlk.seeded_dropout(x, out_tl, p, seed)
+    torch.cuda.synchronize()
+    # The same seed and offsets draw the same numbers in tl and Triton: the outputs agree exactly.
+    check("tl dropout against Triton's", out_tl, out_tr, 0, 0)
+    kept = (out_tr != 0).float().mean().item()
+    if abs(kept - (1 - p)) > 0.01:
+        raise AssertionError(f"dropout kept {kept:.4f} of the elements, expected {1 - p}")
+    return dict(tl=bench(lambda: tlk.seeded_dropout(x, out_tl, p, seed)), triton=bench(run_tr),
+                torch=bench(lambda: torch.nn.functional.dropout(x, p, training=True)), amount=2 * n * 4 / 1e9, unit="GB/s")
+
+
 def case_grey(tlk, h, w):
     x = torch.randint(0, 256, (3, h, w), device="cuda", dtype=torch.uint8)
     out_tl = torch.zeros((h, w), device="cuda", dtype=torch.uint8)
@@ -758,9 +808,9 @@ def copy_bandwidth():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lib", required=True, help="libtl_tutorial_kernels.so")
-    ap.add_argument("--only", default="add,softmax,matmul,persistent,descriptor,attention,backward,grey,rmsnorm",
-                    help="comma-separated: add, softmax, matmul, persistent, descriptor, attention, backward, grey, "
-                         "rmsnorm")
+    ap.add_argument("--only", default="add,softmax,matmul,persistent,descriptor,attention,backward,dropout,grey,rmsnorm",
+                    help="comma-separated: add, softmax, matmul, persistent, descriptor, attention, backward, dropout, "
+                         "grey, rmsnorm")
     ap.add_argument("--out", default=".", help="directory for tutorials-vs-triton.csv and .svg")
     ap.add_argument("--quick", action="store_true", help="one size per tutorial")
     ap.add_argument("--softmax-programs-per-sm", type=int, default=-1,
@@ -815,6 +865,9 @@ def main():
         for z, h, n, d in ([(4, 32, 4096, 64)] if args.quick else [(4, 32, 4096, 64), (4, 32, 4096, 128)]):
             cases.append(("06 attention bwd fp16 causal", f"{z}x{h}x{n}, d {d}",
                           lambda z=z, h=h, n=n, d=d: case_attention_bwd(tlk, z, h, n, d)))
+    if "dropout" in only:
+        for n in ([1 << 24] if args.quick else [1 << 20, 1 << 24, 1 << 27]):
+            cases.append(("04 seeded dropout f32", f"n=2^{int(math.log2(n))}", lambda n=n: case_dropout(tlk, n)))
     if "grey" in only:
         for s in ([4096] if args.quick else [2048, 8192]):
             cases.append(("rgb2grey u8", f"{s} x {s}", lambda s=s: case_grey(tlk, s, s)))

@@ -1,0 +1,174 @@
+// tl/ops/random.hpp: Triton's counter-based random numbers (triton.language.random).
+//
+//   auto r = tl::rand(seed, offsets);                 Triton: r = tl.rand(seed, offsets)
+//   auto [a, b, c, d] = tl::randint4x(seed, offsets); Triton: a, b, c, d = tl.randint4x(seed, offsets)
+//   tl::randn<7>(seed, offsets)                       Triton: tl.randn(seed, offsets, n_rounds=7)
+//
+// The same seed and offset give the same number wherever and whenever they are drawn: no state
+// goes through the kernel. Each op returns lazy expressions (Philox runs where the element is
+// evaluated; the 4x forms return four expressions of one draw, and the GPU's compiler computes
+// the draw once when they are evaluated together). randint* give uint32, rand* float32 in
+// [0, 1), randn* float32 standard normals. The arithmetic is core/philox.hpp.
+#pragma once
+
+#include "../core/philox.hpp"
+#include "../expr/block.hpp"
+
+namespace tl {
+namespace detail {
+
+// Word K of randint4x(seed, offset), as drawn, as a uniform float, or (K < 4) a normal.
+enum class random_form { word, uniform, normal };
+
+template <random_form Form, int K, int NRounds>
+struct random_fn {
+  template <class S, class O>
+  TL_INLINE auto operator()(S seed, O offset) const {
+    const philox_words<std::uint32_t> w = randint4x_of<NRounds>(seed, offset);
+    if constexpr (Form == random_form::word) {
+      return w.w[K];
+    } else if constexpr (Form == random_form::uniform) {
+      return uniform_from_word(w.w[K]);
+    } else {
+      const int pair = K / 2 * 2;  // normals 0, 1 from words 0, 1; normals 2, 3 from words 2, 3
+      const normal_pair n = normals_from_uniforms(uniform_from_word(w.w[pair]), uniform_from_word(w.w[pair + 1]));
+      return K % 2 == 0 ? n.n0 : n.n1;
+    }
+  }
+};
+
+template <int K, int NRounds>
+struct philox_fn {
+  template <class S, class C0, class C1, class C2, class C3>
+  TL_INLINE auto operator()(S seed, C0 c0, C1 c1, C2 c2, C3 c3) const {
+    using C = std::conditional_t<(sizeof(C0) <= 4), std::uint32_t, std::uint64_t>;
+    return philox_of<NRounds>(seed, C(c0), C(c1), C(c2), C(c3)).w[K];
+  }
+};
+
+// Four expressions of one draw, for structured bindings: auto [a, b, c, d] = tl::rand4x(...).
+template <class A, class B, class C, class D>
+struct four_blocks {
+  A x0;
+  B x1;
+  C x2;
+  D x3;
+};
+
+template <class Op, class S, class O>
+TL_INLINE constexpr bool random_operands_ok() {
+  using VS = value_of_t<as_expr_t<S>>;
+  using VO = value_of_t<as_expr_t<O>>;
+  static_assert(check<error::random_needs_integer_seed_and_offsets<Op, VS, VO, is_int_v<VS> && is_int_v<VO>>>);
+  static_assert(check<error::operands_have_incompatible_shapes<Op, shape_of_t<as_expr_t<S>>, shape_of_t<as_expr_t<O>>,
+                                                                broadcastable_v<shape_of_t<as_expr_t<S>>, shape_of_t<as_expr_t<O>>>>>);
+  return true;
+}
+
+template <random_form Form, int K, int NRounds, class S, class O>
+TL_INLINE auto random_expr(const S& seed, const O& offset) {
+  using VS = value_of_t<as_expr_t<S>>;
+  using VO = value_of_t<as_expr_t<O>>;
+  using EO = std::conditional_t<is_int_v<VO>, as_expr_t<O>, scalar_expr<std::int32_t, false>>;
+  using ES = std::conditional_t<is_int_v<VS>, as_expr_t<S>, scalar_expr<std::int32_t, false>>;
+  if constexpr (is_int_v<VS> && is_int_v<VO>)
+    return map_expr<random_fn<Form, K, NRounds>, ES, EO>{{}, {as_expr(seed), {as_expr(offset), {}}}};
+  else
+    return map_expr<random_fn<Form, K, NRounds>, ES, EO>{};  // after the error above
+}
+
+}  // namespace detail
+
+// randint(seed, offsets): a block of random uint32, the first word of randint4x.
+template <int NRounds = 10, class S, class O>
+  requires(detail::is_operand_v<S> && detail::is_operand_v<O>)
+TL_INLINE auto randint(S seed, O offsets) {
+  static_assert(detail::random_operands_ok<op::randint, S, O>());
+  return detail::random_expr<detail::random_form::word, 0, NRounds>(seed, offsets);
+}
+
+// randint4x(seed, offsets): four blocks of random uint32 from one Philox draw per offset.
+template <int NRounds = 10, class S, class O>
+  requires(detail::is_operand_v<S> && detail::is_operand_v<O>)
+TL_INLINE auto randint4x(S seed, O offsets) {
+  static_assert(detail::random_operands_ok<op::randint4x, S, O>());
+  using F = detail::random_form;
+  auto w0 = detail::random_expr<F::word, 0, NRounds>(seed, offsets);
+  auto w1 = detail::random_expr<F::word, 1, NRounds>(seed, offsets);
+  auto w2 = detail::random_expr<F::word, 2, NRounds>(seed, offsets);
+  auto w3 = detail::random_expr<F::word, 3, NRounds>(seed, offsets);
+  return detail::four_blocks<decltype(w0), decltype(w1), decltype(w2), decltype(w3)>{w0, w1, w2, w3};
+}
+
+// rand(seed, offsets): a block of float32 uniform in [0, 1).
+template <int NRounds = 10, class S, class O>
+  requires(detail::is_operand_v<S> && detail::is_operand_v<O>)
+TL_INLINE auto rand(S seed, O offsets) {
+  static_assert(detail::random_operands_ok<op::rand, S, O>());
+  return detail::random_expr<detail::random_form::uniform, 0, NRounds>(seed, offsets);
+}
+
+template <int NRounds = 10, class S, class O>
+  requires(detail::is_operand_v<S> && detail::is_operand_v<O>)
+TL_INLINE auto rand4x(S seed, O offsets) {
+  static_assert(detail::random_operands_ok<op::rand4x, S, O>());
+  using F = detail::random_form;
+  auto u0 = detail::random_expr<F::uniform, 0, NRounds>(seed, offsets);
+  auto u1 = detail::random_expr<F::uniform, 1, NRounds>(seed, offsets);
+  auto u2 = detail::random_expr<F::uniform, 2, NRounds>(seed, offsets);
+  auto u3 = detail::random_expr<F::uniform, 3, NRounds>(seed, offsets);
+  return detail::four_blocks<decltype(u0), decltype(u1), decltype(u2), decltype(u3)>{u0, u1, u2, u3};
+}
+
+// randn(seed, offsets): a block of float32 standard normals (Box-Muller on the first two words).
+template <int NRounds = 10, class S, class O>
+  requires(detail::is_operand_v<S> && detail::is_operand_v<O>)
+TL_INLINE auto randn(S seed, O offsets) {
+  static_assert(detail::random_operands_ok<op::randn, S, O>());
+  return detail::random_expr<detail::random_form::normal, 0, NRounds>(seed, offsets);
+}
+
+template <int NRounds = 10, class S, class O>
+  requires(detail::is_operand_v<S> && detail::is_operand_v<O>)
+TL_INLINE auto randn4x(S seed, O offsets) {
+  static_assert(detail::random_operands_ok<op::randn4x, S, O>());
+  using F = detail::random_form;
+  auto n0 = detail::random_expr<F::normal, 0, NRounds>(seed, offsets);
+  auto n1 = detail::random_expr<F::normal, 1, NRounds>(seed, offsets);
+  auto n2 = detail::random_expr<F::normal, 2, NRounds>(seed, offsets);
+  auto n3 = detail::random_expr<F::normal, 3, NRounds>(seed, offsets);
+  return detail::four_blocks<decltype(n0), decltype(n1), decltype(n2), decltype(n3)>{n0, n1, n2, n3};
+}
+
+// philox(seed, c0, c1, c2, c3): the four words of Philox on a counter of four 32-bit (or four
+// 64-bit) blocks, keyed by the seed (Triton's tl.philox).
+template <int NRounds = 10, class S, class C0, class C1, class C2, class C3>
+  requires(detail::is_operand_v<S> && detail::is_operand_v<C0> && detail::is_operand_v<C1> &&
+           detail::is_operand_v<C2> && detail::is_operand_v<C3>)
+TL_INLINE auto philox(S seed, C0 c0, C1 c1, C2 c2, C3 c3) {
+  using namespace detail;
+  using V0 = value_of_t<as_expr_t<C0>>;
+  using V1 = value_of_t<as_expr_t<C1>>;
+  using V2 = value_of_t<as_expr_t<C2>>;
+  using V3 = value_of_t<as_expr_t<C3>>;
+  static_assert(random_operands_ok<op::philox, S, C0>());
+  constexpr bool ints = is_int_v<V0> && is_int_v<V1> && is_int_v<V2> && is_int_v<V3>;
+  constexpr bool one_width = sizeof(V0) == sizeof(V1) && sizeof(V0) == sizeof(V2) && sizeof(V0) == sizeof(V3) &&
+                             (sizeof(V0) == 4 || sizeof(V0) == 8);
+  static_assert(check<error::philox_counters_need_one_width<V0, V1, V2, V3, !ints || one_width>>);
+  using all = broadcast_all<shape_of_t<as_expr_t<S>>, shape_of_t<as_expr_t<C0>>, shape_of_t<as_expr_t<C1>>,
+                            shape_of_t<as_expr_t<C2>>, shape_of_t<as_expr_t<C3>>>;
+  static_assert(check<error::operands_have_incompatible_shapes<op::philox, shape_of_t<as_expr_t<C0>>,
+                                                                typename all::type, all::value>>);
+  auto word = [&]<int K>(std::integral_constant<int, K>) {
+    using E = map_expr<philox_fn<K, NRounds>, as_expr_t<S>, as_expr_t<C0>, as_expr_t<C1>, as_expr_t<C2>, as_expr_t<C3>>;
+    return E{{}, {as_expr(seed), {as_expr(c0), {as_expr(c1), {as_expr(c2), {as_expr(c3), {}}}}}}};
+  };
+  auto w0 = word(std::integral_constant<int, 0>{});
+  auto w1 = word(std::integral_constant<int, 1>{});
+  auto w2 = word(std::integral_constant<int, 2>{});
+  auto w3 = word(std::integral_constant<int, 3>{});
+  return four_blocks<decltype(w0), decltype(w1), decltype(w2), decltype(w3)>{w0, w1, w2, w3};
+}
+
+}  // namespace tl
