@@ -26,6 +26,7 @@
 #include "ops/program.hpp"
 #include "ops/random.hpp"
 #include "ops/reduce.hpp"
+#include "ops/scan.hpp"
 #include "ops/shape_ops.hpp"
 #include "ops/tensor_descriptor.hpp"
 #include "backend/launch.hpp"

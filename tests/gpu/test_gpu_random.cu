@@ -2,8 +2,6 @@
 // bit, and its normals within the GPU's math library's few ulp (log, sin, cos). The CPU side is
 // checked against an independent Philox in tests/test_random.cpp; Triton's draws are compared on
 // the device by tools/bench/tutorials/random_vs_triton.py.
-#include <cstring>
-
 #include "gpu_testing.hpp"
 
 using namespace gpu_testing;
@@ -43,7 +41,7 @@ void draw_and_compare(int n, std::int64_t seed, const std::vector<O>& offsets) {
   const auto [gw, gu, gn] = run(cuda);
   REQUIRE(cw[0] != 0xdeadbeefu);
   REQUIRE(cw == gw);
-  REQUIRE(std::memcmp(cu.data(), gu.data(), cu.size() * sizeof(float)) == 0);  // bit for bit
+  require_agree(cu, gu, 0, 0, "uniforms");  // exact
   require_agree(cn, gn, 2e-6, 2e-6, "normals");
 }
 }  // namespace

@@ -7,7 +7,8 @@
 //   evaluation.hpp   a block's storage, and an expression evaluated into it
 //   memory.hpp       load, store
 //   atomic.hpp       atomic_add, _max, _min, _and, _or, _xor, _xchg, _cas
-//   reduce.hpp       sum, max, min, argmax, argmin
+//   reduce.hpp       sum, max, min, argmax, argmin (and reduce with a combine function)
+//   scan.hpp         cumsum, cumprod, associative_scan
 //   dot.hpp          dot
 //   debug.hpp        device_print, print_if, breakpoint_if, device_assert
 //   program.hpp      program_id, num_programs
@@ -21,6 +22,7 @@
 #include "cpu/memory.hpp"
 #include "cpu/program.hpp"
 #include "cpu/reduce.hpp"
+#include "cpu/scan.hpp"
 #if defined(__CUDACC__)
 #include "cuda/atomic.hpp"
 #include "cuda/debug.hpp"
@@ -29,6 +31,7 @@
 #include "cuda/memory.hpp"
 #include "cuda/program.hpp"
 #include "cuda/reduce.hpp"
+#include "cuda/scan.hpp"
 #endif
 
 namespace tl::detail {

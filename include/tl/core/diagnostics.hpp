@@ -27,6 +27,7 @@ struct atomic_add; struct atomic_max; struct atomic_min; struct atomic_and; stru
 struct atomic_xchg; struct atomic_cas;
 struct philox; struct randint; struct randint4x; struct rand; struct rand4x; struct randn; struct randn4x;
 struct sum; struct max; struct min; struct argmax; struct argmin;
+struct cumsum; struct cumprod; struct associative_scan; struct reduce; struct xor_sum; struct reduce_or;
 }  // namespace op
 
 namespace error {
@@ -300,6 +301,13 @@ struct indexing_needs_one_colon_per_axis {
 template <class Perm, bool Ok>
 struct permutation_invalid {
   static_assert(Ok, "tl::permute: the axes must be a permutation of 0 .. rank-1 (the axes: this tl::error type's template arguments).");
+};
+
+template <class Op, class Combine, class Value, bool Ok>
+struct combine_function_does_not_fit {
+  static_assert(Ok, "tl::associative_scan/tl::reduce: the combine function must take two values (for a tuple of n "
+                    "blocks: n values, then n more) and return one (a std::tuple of n), and must not capture (the op, "
+                    "the function and the value it is called with: this tl::error type's template arguments).");
 };
 
 template <class Op, class Seed, class Offset, bool Ok>

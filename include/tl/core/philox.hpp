@@ -87,6 +87,19 @@ TL_INLINE float uniform_from_word(std::uint64_t word) {
   return static_cast<float>(x) * 1.0842020432385337e-19f;
 }
 
+// Box-Muller's square root: on the GPU the approximate instruction that Triton's tl.sqrt
+// compiles to, so that the normals are Triton's bit for bit; the CPU's is correctly rounded
+// (a normal then differs from the GPU's by a few ulp at most).
+TL_INLINE float box_muller_sqrt(float x) {
+#if TL_DEVICE_PASS
+  float r;
+  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+#else
+  return op::sqrt{}(x);
+#endif
+}
+
 // Box-Muller: two uniforms to two standard normals (Triton's pair_uniform_to_normal).
 struct normal_pair {
   float n0, n1;
@@ -94,7 +107,7 @@ struct normal_pair {
 TL_INLINE normal_pair normals_from_uniforms(float u1, float u2) {
   u1 = op::maximum{}(1.0e-7f, u1);
   const float th = 6.283185307179586f * u2;
-  const float r = op::sqrt{}(-2.0f * op::log{}(u1));
+  const float r = box_muller_sqrt(-2.0f * op::log{}(u1));
   return {r * op::cos{}(th), r * op::sin{}(th)};
 }
 

@@ -270,6 +270,12 @@ struct operand_pack<H, T...> {
   }
 };
 
+TL_INLINE operand_pack<> make_operands() { return {}; }
+template <class H, class... T>
+TL_INLINE operand_pack<H, T...> make_operands(const H& h, const T&... t) {
+  return {h, make_operands(t...)};
+}
+
 template <class Fn, class... E>
 struct map_expr : expr_base<map_expr<Fn, E...>> {
   using value_type = decltype(Fn{}(std::declval<value_of_t<E>>()...));

@@ -234,9 +234,13 @@ struct layout {
   }
 };
 
-// V elements moved by one vector instruction (V * sizeof(T) <= 16 bytes).
+// V elements moved by one vector instruction (V * sizeof(T) <= 16 bytes). Elements that are packs
+// of values (ops/scan.hpp's tuples) or larger chunks keep the element's own alignment.
+inline constexpr std::size_t vector_alignment(std::size_t bytes, std::size_t natural) {
+  return bytes <= 16 && (bytes & (bytes - 1)) == 0 && bytes >= natural ? bytes : natural;
+}
 template <class T, int V>
-struct alignas(sizeof(T) * V) vector_of {
+struct alignas(vector_alignment(sizeof(T) * V, alignof(T))) vector_of {
   T x[V];
 };
 

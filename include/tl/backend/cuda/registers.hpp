@@ -87,16 +87,27 @@ struct slot_array<T, N> {
 };
 
 #if TL_DEVICE_PASS
-// A warp shuffle of any 1- to 8-byte value, moved as one 32- or 64-bit word.
+// A warp shuffle of any trivially copyable value: up to 8 bytes as one 32- or 64-bit word,
+// larger ones (the packs of a multi-block scan or reduction) word by word.
 template <class T, class Shuffle>
 __device__ __forceinline__ T shuffle_word(const T& x, Shuffle&& shuffle) {
-  static_assert(sizeof(T) <= 8, "tl: a shuffle moves values of at most 8 bytes");
-  std::conditional_t<(sizeof(T) <= 4), unsigned, unsigned long long> u = 0;
-  std::memcpy(&u, &x, sizeof(T));
-  u = shuffle(u);
-  T r;
-  std::memcpy(&r, &u, sizeof(T));
-  return r;
+  if constexpr (sizeof(T) <= 8) {
+    std::conditional_t<(sizeof(T) <= 4), unsigned, unsigned long long> u = 0;
+    std::memcpy(&u, &x, sizeof(T));
+    u = shuffle(u);
+    T r;
+    std::memcpy(&r, &u, sizeof(T));
+    return r;
+  } else {
+    constexpr int words = int((sizeof(T) + 3) / 4);
+    unsigned u[words] = {};
+    std::memcpy(u, &x, sizeof(T));
+    TL_UNROLL
+    for (int k = 0; k < words; ++k) u[k] = shuffle(u[k]);
+    T r;
+    std::memcpy(&r, u, sizeof(T));
+    return r;
+  }
 }
 #endif
 
