@@ -18,9 +18,9 @@ TL_KERNEL void draw_kernel(tl::ptr<const O> offsets, std::int64_t seed, tl::ptr<
   tl::store(words + n + i, w1 ^ w2 ^ w3, m);
   tl::store(words + 2 * n + i, tl::randint<5>(seed, o), m);
   auto [u0, u1, u2, u3] = tl::rand4x(seed, o);
-  tl::store(uniforms + i, u0 + u1 * 2.0f, m);
-  tl::store(uniforms + n + i, u2 - u3, m);
-  tl::store(uniforms + 2 * n + i, tl::rand(seed, o), m);
+  tl::store(uniforms + i, u0, m);  // as drawn: arithmetic on them may contract into FMAs on the GPU
+  tl::store(uniforms + n + i, tl::where(i % 2 == 0, u1, u2), m);
+  tl::store(uniforms + 2 * n + i, tl::maximum(tl::rand(seed, o), u3), m);
   auto [n0, n1, n2, n3] = tl::randn4x(seed, o);
   tl::store(normals + i, n0, m);
   tl::store(normals + n + i, n1 + n2 + n3, m);

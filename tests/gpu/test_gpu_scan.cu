@@ -53,7 +53,7 @@ void check_shape() {
   };
   const auto c = run(cpu), g = run(cuda);
   INFO("shape " << R << " x " << C);
-  require_agree(c.first, g.first, 1e-5, 1e-5, "float scans");
+  require_agree(c.first, g.first, 1e-3, 1e-5, "float scans");  // sums of up to 1024 terms of [-2, 2], added in another order
   REQUIRE(c.second == g.second);
 }
 }  // namespace

@@ -79,7 +79,7 @@ __device__ void scan(const E& e, Out& out) {
       }
     }
     const A before = shuffle_up(total, 1, G);
-    const bool before_have = g > 0 && shuffle_up(int(have), 1, G) != 0;
+    const bool before_have = shuffle_up(int(have), 1, G) != 0 && g > 0;  // every lane shuffles
     // 3. The chunks before this one, combined into each of its elements.
     if (active && before_have) {
       for (int j = 0; j < chunk; ++j) {
