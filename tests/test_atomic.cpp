@@ -222,6 +222,17 @@ TL_KERNEL void locked_increment(ptr<int> lock, ptr<int> count, ptr<int> owners) 
   atomic_xchg(lock, 0, release);
 }
 
+// The same, but program 3 also reads the count without the lock: a race the lock does not order.
+TL_KERNEL void increment_with_a_stray_read(ptr<int> lock, ptr<int> count, ptr<int> owners, ptr<int> seen) {
+  if (program_id(0) == 3) store(seen, load(count));
+  while (int(atomic_cas(lock, 0, 1)) == 1) {  // Triton's default semantics, acq_rel
+  }
+  const int c = load(count);
+  store(owners + c, program_id(0));
+  store(count, c + 1);
+  atomic_xchg(lock, 0);
+}
+
 }  // namespace
 
 TEST_CASE("atomic_xchg: the old values and the last value form one chain", "[atomic]") {
@@ -238,13 +249,29 @@ TEST_CASE("atomic_xchg: the old values and the last value form one chain", "[ato
 TEST_CASE("atomic_cas and atomic_xchg make a spin lock between programs on host threads", "[atomic]") {
   const int programs = 64;
   std::vector<int> lock{0}, count{0}, owners(programs, -1);
-  // The lock orders the plain accesses; the race detector, which does not follow locks, is off.
-  launch<locked_increment>(grid(programs), {.detect_races = false}, ptr<int>(lock, "lock"), ptr<int>(count, "count"),
-                           ptr<int>(owners, "owners"));
+  // The lock orders the plain accesses, and the race detector follows it: no race.
+  const launch_report rep = launch<locked_increment>(grid(programs), {.failure = on_failure::collect}, ptr<int>(lock, "lock"),
+                                                     ptr<int>(count, "count"), ptr<int>(owners, "owners"));
+  INFO(rep.str());
+  REQUIRE(rep.ok());
+  REQUIRE(rep.race_count == 0);
   REQUIRE(count[0] == programs);
   REQUIRE(lock[0] == 0);
   std::sort(owners.begin(), owners.end());
   for (int i = 0; i < programs; ++i) REQUIRE(owners[std::size_t(i)] == i);
+}
+
+TEST_CASE("the race detector follows locks: an access without the lock still races", "[atomic][race]") {
+  const int programs = 16;
+  std::vector<int> lock{0}, count{0}, owners(programs, -1), seen{-1};
+  const launch_report rep = launch<increment_with_a_stray_read>(grid(programs), {.failure = on_failure::collect},
+                                                                ptr<int>(lock, "lock"), ptr<int>(count, "count"),
+                                                                ptr<int>(owners, "owners"), ptr<int>(seen, "seen"));
+  REQUIRE(count[0] == programs);
+  REQUIRE(rep.race_count > 0);
+  bool names_count = false;
+  for (const auto& r : rep.races) names_count = names_count || r.buffer == "count";
+  REQUIRE(names_count);
 }
 
 TEST_CASE("atomic_cas swaps only where the element equals cmp, and returns the old values", "[atomic]") {

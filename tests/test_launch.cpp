@@ -536,3 +536,32 @@ TEST_CASE("static_range runs its body once per value, unrolled, in order; debug_
   }
   REQUIRE(z[B] == 741.0f);
 }
+
+namespace {
+template <int B>
+TL_KERNEL void fill_block(tl::ptr<int> out, int n) {
+  auto offs = tl::arange<0, B>();
+  tl::store(out + offs, offs * 0 + B, offs < n);
+}
+}  // namespace
+
+TEST_CASE("tl::dispatch: a block size chosen at run time from a compiled set; outside it, an error naming the set", "[launch]") {
+  REQUIRE(tl::next_power_of_2(1) == 1);
+  REQUIRE(tl::next_power_of_2(0) == 1);
+  REQUIRE(tl::next_power_of_2(300) == 512);
+  REQUIRE(tl::next_power_of_2(1024) == 1024);
+  for (int n : {1, 200, 256, 257, 1000}) {
+    std::vector<int> out(static_cast<std::size_t>(n), -1);
+    tl::dispatch<256, 512, 1024>(std::max<std::int64_t>(256, tl::next_power_of_2(n)), [&](auto B) {
+      tl::launch<fill_block<B>>(tl::grid(1), tl::ptr<int>(out, "out"), n);
+    });
+    REQUIRE(out[0] == std::max(256, int(tl::next_power_of_2(n))));
+  }
+  REQUIRE(tl::dispatch<1, 2, 3>(3, [](auto v) { return int(v) * 10; }) == 30);
+  try {
+    tl::dispatch<256, 512>(4096, [](auto) {});
+    FAIL("no exception");
+  } catch (const std::invalid_argument& e) {
+    REQUIRE(std::string(e.what()) == "tl::dispatch: 4096 is not one of the compiled values 256, 512 (add it to tl::dispatch<...>'s list)");
+  }
+}

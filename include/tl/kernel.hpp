@@ -13,6 +13,7 @@
 
 #include "config.hpp"
 #include "core/diagnostics.hpp"
+#include "core/dispatch.hpp"
 #include "core/dtype.hpp"
 #include "core/ptr.hpp"
 #include "core/shape.hpp"
@@ -28,5 +29,6 @@
 #include "ops/reduce.hpp"
 #include "ops/scan.hpp"
 #include "ops/shape_ops.hpp"
+#include "ops/sort.hpp"
 #include "ops/tensor_descriptor.hpp"
 #include "backend/launch.hpp"

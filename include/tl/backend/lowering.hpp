@@ -9,6 +9,7 @@
 //   atomic.hpp       atomic_add, _max, _min, _and, _or, _xor, _xchg, _cas
 //   reduce.hpp       sum, max, min, argmax, argmin (and reduce with a combine function)
 //   scan.hpp         cumsum, cumprod, associative_scan
+//   sort.hpp         sort (and topk), gather, histogram
 //   dot.hpp          dot
 //   debug.hpp        device_print, print_if, breakpoint_if, device_assert
 //   program.hpp      program_id, num_programs
@@ -23,6 +24,7 @@
 #include "cpu/program.hpp"
 #include "cpu/reduce.hpp"
 #include "cpu/scan.hpp"
+#include "cpu/sort.hpp"
 #if defined(__CUDACC__)
 #include "cuda/atomic.hpp"
 #include "cuda/debug.hpp"
@@ -32,6 +34,7 @@
 #include "cuda/program.hpp"
 #include "cuda/reduce.hpp"
 #include "cuda/scan.hpp"
+#include "cuda/sort.hpp"
 #endif
 
 namespace tl::detail {

@@ -27,6 +27,7 @@ struct atomic_add; struct atomic_max; struct atomic_min; struct atomic_and; stru
 struct atomic_xchg; struct atomic_cas;
 struct philox; struct randint; struct randint4x; struct rand; struct rand4x; struct randn; struct randn4x;
 struct sum; struct max; struct min; struct argmax; struct argmin;
+struct join; struct cat; struct sort; struct topk; struct gather; struct histogram;
 struct cumsum; struct cumprod; struct associative_scan; struct reduce; struct xor_sum; struct reduce_or;
 }  // namespace op
 
@@ -301,6 +302,36 @@ struct indexing_needs_one_colon_per_axis {
 template <class Perm, bool Ok>
 struct permutation_invalid {
   static_assert(Ok, "tl::permute: the axes must be a permutation of 0 .. rank-1 (the axes: this tl::error type's template arguments).");
+};
+
+template <class Shape, int Axis, bool Ok>
+struct sort_axis_not_a_power_of_two {
+  static_assert(Ok, "tl::sort/tl::topk: the axis sorted must have a power-of-two size, as in Triton (the shape and "
+                    "the axis: this tl::error type's template arguments).");
+};
+
+template <class Shape, int K, bool Ok>
+struct topk_k_out_of_range {
+  static_assert(Ok, "tl::topk<K>: K must be a power of two no larger than the axis (the shape and K: this tl::error "
+                    "type's template arguments).");
+};
+
+template <class SrcShape, class IndexShape, bool Ok>
+struct gather_index_shape {
+  static_assert(Ok, "tl::gather<Axis>(src, index): index must have src's rank and src's sizes on every axis but Axis "
+                    "(both shapes: this tl::error type's template arguments).");
+};
+
+template <class Shape, bool Ok>
+struct split_needs_a_last_axis_of_2 {
+  static_assert(Ok, "tl::split: the block's last axis must have 2 elements, as in Triton (its shape: this tl::error "
+                    "type's template arguments); tl::join makes such blocks.");
+};
+
+template <class ShapeA, class ShapeB, bool Ok>
+struct cat_needs_equal_trailing_axes {
+  static_assert(Ok, "tl::cat(a, b): the blocks must have the same rank and the same sizes on every axis but the first "
+                    "(both shapes: this tl::error type's template arguments).");
 };
 
 template <class Op, class Combine, class Value, bool Ok>

@@ -1,10 +1,15 @@
-// tl/ops/shape_ops.hpp: expand_dims, broadcast_to, reshape, permute, trans.
+// tl/ops/shape_ops.hpp: expand_dims, broadcast_to, reshape, ravel, permute, trans, flip, join,
+// split, interleave, cat.
 // (None-style indexing, x(tl::None, tl::_), lives on expr_base in tl/expr/expr.hpp.)
 // All are views: no data moves until the result is evaluated.
 #pragma once
 
+#include <tuple>
+
 #include "../backend/lowering.hpp"
 #include "../expr/block.hpp"
+#include "creation.hpp"
+#include "elementwise.hpp"
 
 namespace tl {
 namespace detail {
@@ -36,6 +41,65 @@ struct permuted_shape<S, std::integer_sequence<int, P...>> {
     return true;
   }
 };
+// flip: coordinate k along Axis reads N - 1 - k.
+template <int Axis>
+struct flip_map {
+  template <class Out, class In>
+  TL_INLINE static constexpr coord<In::rank> apply(const coord<Out::rank>& c) {
+    coord<In::rank> r = c;
+    r[Axis] = In::dim(Axis) - 1 - c[Axis];
+    return r;
+  }
+};
+// split: the input's last coordinate fixed to K.
+template <int K>
+struct last_fixed_map {
+  template <class Out, class In>
+  TL_INLINE static constexpr coord<In::rank> apply(const coord<Out::rank>& c) {
+    coord<In::rank> r{};
+    for (int i = 0; i < Out::rank; ++i) r[i] = c[i];
+    r[In::rank - 1] = K;
+    return r;
+  }
+};
+// cat: the output's coordinate along Axis, less Offset, clamped into the operand (the other
+// operand's positions read its edge, which where() then discards).
+template <int Axis, int Offset>
+struct shifted_map {
+  template <class Out, class In>
+  TL_INLINE static constexpr coord<In::rank> apply(const coord<Out::rank>& c) {
+    coord<In::rank> r = c;
+    const int k = c[Axis] - Offset;
+    r[Axis] = k < 0 ? 0 : (k >= In::dim(Axis) ? In::dim(Axis) - 1 : k);
+    return r;
+  }
+};
+template <class S, int Axis, int N, class Seq = std::make_integer_sequence<int, S::rank>>
+struct resized_shape;
+template <class S, int Axis, int N, int... I>
+struct resized_shape<S, Axis, N, std::integer_sequence<int, I...>> {
+  using type = shape<(I == Axis ? N : S::dim(I))...>;
+};
+template <class S, class Seq = std::make_integer_sequence<int, S::rank - 1>>
+struct drop_last;
+template <class S, int... I>
+struct drop_last<S, std::integer_sequence<int, I...>> {
+  using type = shape<S::dim(I)...>;
+};
+template <int Axis>
+struct axis_index_map {
+  template <class Out, class In>
+  TL_INLINE static constexpr coord<1> apply(const coord<Out::rank>& c) {
+    coord<1> r{};
+    r[0] = c[Axis];
+    return r;
+  }
+};
+// The coordinate along Axis of shape S, as a block of S (for where()).
+template <class S, int Axis>
+TL_INLINE auto axis_index() {
+  return view<arange_expr<0, S::dim(Axis)>, S, axis_index_map<Axis>>{};
+}
 }  // namespace detail
 
 // expand_dims<axis>(x): insert a size-1 axis at `axis` (negative counts from the end, -1
@@ -92,6 +156,85 @@ TL_INLINE auto trans(const E& e) {
       return e;
   } else {
     return permute<P...>(e);
+  }
+}
+
+// ravel(x): the elements in row-major order as a 1-D block (Triton's tl.ravel).
+template <class E>
+  requires detail::is_expr_v<E>
+TL_INLINE auto ravel(const E& e) {
+  return detail::view<E, shape<int(detail::shape_of_t<E>::size)>, detail::reshape_map>{{}, e};
+}
+
+// flip<Dim>(x): the elements along Dim in reverse order; flip(x) along the last axis (Triton's
+// tl.flip(x, dim)).
+template <int Dim = -1, class E>
+  requires detail::is_expr_v<E>
+TL_INLINE auto flip(const E& e) {
+  using S = detail::shape_of_t<E>;
+  constexpr int axis = detail::normalize_axis<S, Dim>;
+  static_assert(detail::check<error::axis_out_of_range<S, Dim, (axis >= 0 && axis < S::rank)>>);
+  return detail::view<E, S, detail::flip_map<(axis >= 0 && axis < S::rank) ? axis : 0>>{{}, e};
+}
+
+// join(a, b): a and b (of one shape after broadcasting) side by side along a new last axis of
+// 2 (Triton's tl.join).
+template <class A, class B>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B>)
+TL_INLINE auto join(const A& a, const B& b) {
+  using S = typename detail::broadcast_all<detail::shape_of_t<A>, detail::shape_of_t<B>>::type;
+  static_assert(detail::check<error::operands_have_incompatible_shapes<op::join, detail::shape_of_t<A>, detail::shape_of_t<B>,
+                                                                       detail::broadcastable_v<detail::shape_of_t<A>, detail::shape_of_t<B>>>>);
+  using S2 = typename detail::expand_shape<S, S::rank>::type;  // S x 1
+  auto a2 = expand_dims<-1>(detail::view<A, S, detail::broadcast_map>{{}, a});
+  auto b2 = expand_dims<-1>(detail::view<B, S, detail::broadcast_map>{{}, b});
+  (void)sizeof(S2);
+  return where(arange<0, 2>() == 0, a2, b2);
+}
+
+// split(x): the two halves of x's last axis of 2, as a std::tuple (Triton's a, b = tl.split(x)).
+template <class E>
+  requires detail::is_expr_v<E>
+TL_INLINE auto split(const E& e) {
+  using S = detail::shape_of_t<E>;
+  static_assert(detail::check<error::split_needs_a_last_axis_of_2<S, (S::rank >= 1 && S::dim(S::rank - 1) == 2)>>);
+  if constexpr (S::rank >= 1 && S::dim(S::rank - 1) == 2) {
+    using out = typename detail::drop_last<S>::type;
+    return std::tuple{detail::view<E, out, detail::last_fixed_map<0>>{{}, e}, detail::view<E, out, detail::last_fixed_map<1>>{{}, e}};
+  } else {
+    return std::tuple{e, e};
+  }
+}
+
+// interleave(a, b): a's and b's elements alternating along the last axis, twice as long
+// (Triton's tl.interleave).
+template <class A, class B>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B>)
+TL_INLINE auto interleave(const A& a, const B& b) {
+  auto j = join(a, b);
+  using J = detail::shape_of_t<decltype(j)>;
+  using out = typename detail::resized_shape<typename detail::drop_last<J>::type, J::rank - 2, J::dim(J::rank - 2) * 2>::type;
+  return detail::view<decltype(j), out, detail::reshape_map>{{}, j};
+}
+
+// cat(a, b): b's elements after a's along the first axis; the other axes must agree (Triton's
+// tl.cat, which keeps the order here: can_reorder is not needed).
+template <class A, class B>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B>)
+TL_INLINE auto cat(const A& a, const B& b) {
+  using SA = detail::shape_of_t<A>;
+  using SB = detail::shape_of_t<B>;
+  constexpr bool ok = SA::rank == SB::rank && SA::rank >= 1 && std::is_same_v<typename detail::resized_shape<SA, 0, 1>::type,
+                                                                              typename detail::resized_shape<SB, 0, 1>::type>;
+  static_assert(detail::check<error::cat_needs_equal_trailing_axes<SA, SB, ok>>);
+  if constexpr (ok) {
+    constexpr int na = SA::dim(0);
+    using out = typename detail::resized_shape<SA, 0, na + SB::dim(0)>::type;
+    auto va = detail::view<A, out, detail::shifted_map<0, 0>>{{}, a};
+    auto vb = detail::view<B, out, detail::shifted_map<0, na>>{{}, b};
+    return where(detail::axis_index<out, 0>() < na, va, vb);
+  } else {
+    return a;
   }
 }
 

@@ -1,4 +1,4 @@
-// Tutorials 01, 03, 04 and 09, the random draws against Triton's, the guide's rgb2grey and short RMSNorm rows (4 warps a program).
+// Tutorials 01, 03, 04, 05 (up to 1024 columns) and 09, the random draws against Triton's, the guide's rgb2grey and short RMSNorm rows (4 warps a program).
 #include <stdexcept>
 #include <string>
 
@@ -8,6 +8,7 @@
 #include "../../../examples/tutorials/t04_low_memory_dropout.hpp"
 #include "../../../examples/tutorials/t09_persistent_matmul.hpp"
 #include "entry.hpp"
+#include "layer_norm.hpp"
 #include "rms_norm.hpp"
 #include "tl_tutorial_kernels.hpp"
 
@@ -31,6 +32,28 @@ extern "C" int tl_tutorials_seeded_dropout_f32(const void* x, void* out, int n, 
   return guarded([&] {
     tl::launch<seeded_dropout<1024>>(tl::grid(tl::cdiv(n, 1024)), on(stream), buffer<const float>(x, n, "x"),
                                      buffer<float>(out, n, "output"), n, p, seed);
+  });
+}
+
+extern "C" int tl_tutorials_layer_norm_fwd_f16(const void* x, void* y, const void* w, const void* b, void* mean,
+                                               void* rstd, int M, int N, float eps, void* stream) {
+  return guarded([&] {
+    if (tl::next_power_of_2(N) > 1024) return layer_norm_fwd_wide(x, y, w, b, mean, rstd, M, N, eps, stream);
+    tl::dispatch<256, 512, 1024>(std::max<std::int64_t>(256, tl::next_power_of_2(N)), [&](auto BLOCK_SIZE) {
+      layer_norm_fwd<BLOCK_SIZE>(x, y, w, b, mean, rstd, M, N, eps, stream);
+    });
+  });
+}
+
+extern "C" int tl_tutorials_layer_norm_bwd_f16(const void* dy, const void* x, const void* w, const void* mean,
+                                               const void* rstd, void* dx, void* partial_dw, void* partial_db, void* locks,
+                                               void* dw, void* db, int M, int N, void* stream) {
+  return guarded([&] {
+    if (tl::next_power_of_2(N) > 1024)
+      return layer_norm_bwd_wide(dy, x, w, mean, rstd, dx, partial_dw, partial_db, locks, dw, db, M, N, stream);
+    tl::dispatch<256, 512, 1024>(std::max<std::int64_t>(256, tl::next_power_of_2(N)), [&](auto BLOCK_SIZE_N) {
+      layer_norm_bwd<BLOCK_SIZE_N>(dy, x, w, mean, rstd, dx, partial_dw, partial_db, locks, dw, db, M, N, stream);
+    });
   });
 }
 

@@ -1,10 +1,11 @@
-// Tutorial 02, tutorial 03 with 8 warps, and an RMSNorm (8 warps a program, as tutorial 02
+// Tutorial 02, tutorial 03 with 8 warps, tutorial 05 beyond 1024 columns, and an RMSNorm (8 warps a program, as tutorial 02
 // launches it and as Triton's rule of thumb gives rows of 2048 elements and more: a wide row
 // spreads over twice the threads of a 4-warp program).
 #include <stdexcept>
 
 #include "../../../examples/tutorials/t02_fused_softmax.hpp"
 #include "../../../examples/tutorials/t03_matmul.hpp"
+#include "layer_norm.hpp"
 #include "rms_norm.hpp"
 #include "entry.hpp"
 #include "tl_tutorial_kernels.hpp"
@@ -20,6 +21,21 @@ void softmax(void* out, const void* in, int in_stride, int out_stride, int rows,
                                          out_stride, rows, cols);
 }
 }  // namespace
+
+void tutorial_entries::layer_norm_fwd_wide(const void* x, void* y, const void* w, const void* b, void* mean, void* rstd,
+                                           int M, int N, float eps, void* stream) {
+  tl::dispatch<2048, 4096, 8192, 16384>(tl::next_power_of_2(N), [&](auto BLOCK_SIZE) {
+    layer_norm_fwd<BLOCK_SIZE>(x, y, w, b, mean, rstd, M, N, eps, stream);
+  });
+}
+
+void tutorial_entries::layer_norm_bwd_wide(const void* dy, const void* x, const void* w, const void* mean, const void* rstd,
+                                           void* dx, void* partial_dw, void* partial_db, void* locks, void* dw, void* db,
+                                           int M, int N, void* stream) {
+  tl::dispatch<2048, 4096, 8192, 16384>(tl::next_power_of_2(N), [&](auto BLOCK_SIZE_N) {
+    layer_norm_bwd<BLOCK_SIZE_N>(dy, x, w, mean, rstd, dx, partial_dw, partial_db, locks, dw, db, M, N, stream);
+  });
+}
 
 extern "C" int tl_tutorials_softmax_f32(void* out, const void* in, int in_stride, int out_stride, int rows, int cols,
                                         int programs, void* stream) {

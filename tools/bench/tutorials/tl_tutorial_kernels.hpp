@@ -12,6 +12,15 @@ int tl_tutorials_softmax_f32(void* out, const void* in, int in_row_stride, int o
                              int programs, void* stream);
 // Tutorial 04's seeded dropout of n float32: out = rand(seed, i) > p ? x / (1 - p) : 0.
 int tl_tutorials_seeded_dropout_f32(const void* x, void* out, int n, float p, int seed, void* stream);
+// Tutorial 05's layer norm on fp16 rows (M x N, contiguous): forward (y, and mean and rstd float32
+// per row), backward (dx, dw, db from dy; partial_dw and partial_db GROUP_SIZE_M x N fp16 and locks
+// 2 GROUP_SIZE_M int32, zeroed by the caller; GROUP_SIZE_M 256 up to 1024 columns, 128 up to 4096,
+// 96 up to 8192, else 64).
+int tl_tutorials_layer_norm_fwd_f16(const void* x, void* y, const void* w, const void* b, void* mean, void* rstd, int M,
+                                    int N, float eps, void* stream);
+int tl_tutorials_layer_norm_bwd_f16(const void* dy, const void* x, const void* w, const void* mean, const void* rstd,
+                                    void* dx, void* partial_dw, void* partial_db, void* locks, void* dw, void* db, int M,
+                                    int N, void* stream);
 // Every random form of tl at n offsets (int32, or int64 when wide): words (4 n uint32: randint4x's
 // word k at k * n + i), uniforms (4 n float32, rand4x), normals (4 n float32, randn4x). on_cpu:
 // the CPU backend, on host memory (stream unused).

@@ -3,14 +3,14 @@
 kernels and torch's equivalents in one process (every ratio from one run).
 
     python3 tools/bench/tutorials/tutorials_vs_triton.py --lib build/tools/bench/libtl_tutorial_kernels.so
-            [--only add,softmax,matmul,persistent,descriptor,attention,backward,dropout,grey,rmsnorm] [--out DIR] [--quick]
+            [--only add,softmax,matmul,persistent,descriptor,attention,backward,dropout,layernorm,grey,rmsnorm] [--out DIR] [--quick]
 
 The tl kernels (examples/tutorials) come from libtl_tutorial_kernels.so (tl_tutorial_kernels.hpp:
 a C entry per kernel, device pointers and a stream) through ctypes; the Triton kernels below are
 the tutorials' algorithms as the tutorials write them (grouped matmul with % M offsets and pointer
 blocks advanced along K, autotuned over tile shapes; persistent row softmax; blocked vector add;
 persistent matmul with and without tensor descriptors; attention forward and backward; low-memory
-dropout), plus
+dropout; layer norm forward and backward, with its locks), plus
 an rgb-to-grey on bytes (the guide's kernel) and an RMSNorm written as tutorial 05 writes its
 layer norm.
 Every output (tl's and Triton's) is checked against torch before timing. Times are medians of
@@ -445,6 +445,134 @@ def _seeded_dropout(x_ptr, output_ptr, n_elements, p, seed, BLOCK_SIZE: tl.const
     tl.store(output_ptr + offsets, output, mask=mask)
 
 
+@triton.jit
+def _layer_norm_fwd_fused(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    mean = 0
+    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        _mean += a
+    mean = tl.sum(_mean, axis=0) / N
+    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        _var += x * x
+    var = tl.sum(_var, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        x_hat = (x - mean) * rstd
+        y = x_hat * w + b
+        tl.store(Y + cols, y, mask=mask)
+
+
+@triton.jit
+def _layer_norm_bwd_dx_fused(DX, DY, DW, DB, X, W, Mean, Rstd, Lock, stride, N, GROUP_SIZE_M: tl.constexpr,
+                             BLOCK_SIZE_N: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE_N)
+    mask = cols < N
+    X += row * stride
+    DY += row * stride
+    DX += row * stride
+    lock_id = row % GROUP_SIZE_M
+    Lock += lock_id
+    Count = Lock + GROUP_SIZE_M
+    DW = DW + lock_id * N + cols
+    DB = DB + lock_id * N + cols
+    x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)
+    dy = tl.load(DY + cols, mask=mask, other=0).to(tl.float32)
+    w = tl.load(W + cols, mask=mask).to(tl.float32)
+    mean = tl.load(Mean + row)
+    rstd = tl.load(Rstd + row)
+    xhat = (x - mean) * rstd
+    wdy = w * dy
+    xhat = tl.where(mask, xhat, 0.)
+    wdy = tl.where(mask, wdy, 0.)
+    c1 = tl.sum(xhat * wdy, axis=0) / N
+    c2 = tl.sum(wdy, axis=0) / N
+    dx = (wdy - (xhat * c1 + c2)) * rstd
+    tl.store(DX + cols, dx, mask=mask)
+    partial_dw = (dy * xhat).to(w.dtype)
+    partial_db = (dy).to(w.dtype)
+    while tl.atomic_cas(Lock, 0, 1) == 1:
+        pass
+    count = tl.load(Count)
+    if count == 0:
+        tl.atomic_xchg(Count, 1)
+    else:
+        partial_dw += tl.load(DW, mask=mask)
+        partial_db += tl.load(DB, mask=mask)
+    tl.store(DW, partial_dw, mask=mask)
+    tl.store(DB, partial_db, mask=mask)
+    tl.debug_barrier()
+    tl.atomic_xchg(Lock, 0)
+
+
+@triton.jit
+def _layer_norm_bwd_dwdb(DW, DB, FINAL_DW, FINAL_DB, M, N, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr):
+    pid = tl.program_id(0)
+    cols = pid * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    dw = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    db = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for i in range(0, M, BLOCK_SIZE_M):
+        rows = i + tl.arange(0, BLOCK_SIZE_M)
+        mask = (rows[:, None] < M) & (cols[None, :] < N)
+        offs = rows[:, None] * N + cols[None, :]
+        dw += tl.load(DW + offs, mask=mask, other=0.)
+        db += tl.load(DB + offs, mask=mask, other=0.)
+    sum_dw = tl.sum(dw, axis=0)
+    sum_db = tl.sum(db, axis=0)
+    tl.store(FINAL_DW + cols, sum_dw, mask=cols < N)
+    tl.store(FINAL_DB + cols, sum_db, mask=cols < N)
+
+
+def layer_norm_group(N):
+    # The tutorial's GROUP_SIZE_M.
+    return 64 if N > 8192 else 96 if N > 4096 else 128 if N > 1024 else 256
+
+
+def triton_layer_norm_fwd(x, w, b, eps):
+    M, N = x.shape
+    y = torch.empty_like(x)
+    mean = torch.empty((M, ), dtype=torch.float32, device=x.device)
+    rstd = torch.empty((M, ), dtype=torch.float32, device=x.device)
+    BLOCK_SIZE = min(65536 // x.element_size(), triton.next_power_of_2(N))
+    num_warps = min(max(BLOCK_SIZE // 256, 1), 8)
+    _layer_norm_fwd_fused[(M, )](x, y, w, b, mean, rstd, x.stride(0), N, eps, BLOCK_SIZE=BLOCK_SIZE, num_warps=num_warps)
+    return y, mean, rstd
+
+
+def triton_layer_norm_bwd(dy, x, w, mean, rstd):
+    M, N = x.shape
+    GROUP_SIZE_M = layer_norm_group(N)
+    BLOCK_SIZE = min(65536 // x.element_size(), triton.next_power_of_2(N))
+    num_warps = min(max(BLOCK_SIZE // 256, 1), 8)
+    locks = torch.zeros(2 * GROUP_SIZE_M, dtype=torch.int32, device=w.device)
+    _dw = torch.zeros((GROUP_SIZE_M, N), dtype=x.dtype, device=w.device)
+    _db = torch.zeros((GROUP_SIZE_M, N), dtype=x.dtype, device=w.device)
+    dw = torch.empty((N, ), dtype=w.dtype, device=w.device)
+    db = torch.empty((N, ), dtype=w.dtype, device=w.device)
+    dx = torch.empty_like(dy)
+    _layer_norm_bwd_dx_fused[(M, )](dx, dy, _dw, _db, x, w, mean, rstd, locks, x.stride(0), N,
+                                    BLOCK_SIZE_N=BLOCK_SIZE, GROUP_SIZE_M=GROUP_SIZE_M, num_warps=num_warps)
+    grid = lambda meta: (triton.cdiv(N, meta['BLOCK_SIZE_N']), )
+    _layer_norm_bwd_dwdb[grid](_dw, _db, dw, db, min(GROUP_SIZE_M, M), N, BLOCK_SIZE_M=32, BLOCK_SIZE_N=128)
+    return dx, dw, db
+
+
 # ---------------------------------------------------------------- tl through ctypes
 
 
@@ -511,6 +639,30 @@ class TlKernels:
     def seeded_dropout(self, x, out, p, seed):
         self._call("tl_tutorials_seeded_dropout_f32", self._p(x), self._p(out), ctypes.c_int(x.numel()), ctypes.c_float(p),
                    ctypes.c_int(seed))
+
+    def layer_norm_fwd(self, x, w, b, eps):
+        M, N = x.shape
+        y = torch.empty_like(x)
+        mean = torch.empty((M, ), dtype=torch.float32, device=x.device)
+        rstd = torch.empty((M, ), dtype=torch.float32, device=x.device)
+        self._call("tl_tutorials_layer_norm_fwd_f16", self._p(x), self._p(y), self._p(w), self._p(b), self._p(mean),
+                   self._p(rstd), ctypes.c_int(M), ctypes.c_int(N), ctypes.c_float(eps))
+        return y, mean, rstd
+
+    def layer_norm_bwd(self, dy, x, w, mean, rstd):
+        """As the tutorial's host code: the partial rows and the locks allocated zeroed each call."""
+        M, N = x.shape
+        group = layer_norm_group(N)
+        locks = torch.zeros(2 * group, dtype=torch.int32, device=w.device)
+        _dw = torch.zeros((group, N), dtype=x.dtype, device=w.device)
+        _db = torch.zeros((group, N), dtype=x.dtype, device=w.device)
+        dw = torch.empty((N, ), dtype=w.dtype, device=w.device)
+        db = torch.empty((N, ), dtype=w.dtype, device=w.device)
+        dx = torch.empty_like(dy)
+        self._call("tl_tutorials_layer_norm_bwd_f16", self._p(dy), self._p(x), self._p(w), self._p(mean), self._p(rstd),
+                   self._p(dx), self._p(_dw), self._p(_db), self._p(locks), self._p(dw), self._p(db), ctypes.c_int(M),
+                   ctypes.c_int(N))
+        return dx, dw, db
 
     def random_draws(self, offsets, seed, words, uniforms, normals):
         """Every random form at offsets (int32 or int64; CUDA tensors, or CPU tensors: the CPU backend)."""
@@ -759,6 +911,43 @@ def case_dropout(tlk, n):
                 torch=bench(lambda: torch.nn.functional.dropout(x, p, training=True)), amount=2 * n * 4 / 1e9, unit="GB/s")
 
 
+def case_layer_norm(tlk, M, N, backward):
+    dtype = torch.float16
+    x = -2.3 + 0.5 * torch.randn((M, N), dtype=dtype, device="cuda")
+    w = torch.rand((N, ), dtype=dtype, device="cuda")
+    b = torch.rand((N, ), dtype=dtype, device="cuda")
+    dy = 0.1 * torch.randn_like(x)
+    eps = 1e-5
+    y_tl, mean_tl, rstd_tl = tlk.layer_norm_fwd(x, w, b, eps)
+    y_tr, mean_tr, rstd_tr = triton_layer_norm_fwd(x, w, b, eps)
+    xr = x.detach().clone().requires_grad_(True)
+    wr = w.detach().clone().requires_grad_(True)
+    br = b.detach().clone().requires_grad_(True)
+    y_ref = torch.nn.functional.layer_norm(xr, (N, ), wr, br, eps)
+    check("tl layer_norm", y_tl, y_ref, 1e-2, 0)
+    check("Triton layer_norm", y_tr, y_ref, 1e-2, 0)
+    if not backward:
+        return dict(tl=bench(lambda: tlk.layer_norm_fwd(x, w, b, eps)), triton=bench(lambda: triton_layer_norm_fwd(x, w, b, eps)),
+                    torch=bench(lambda: torch.nn.functional.layer_norm(x, (N, ), w, b, eps)),
+                    amount=(2 * M * N + 2 * N) * 2 / 1e9, unit="GB/s")
+    y_ref.backward(dy, retain_graph=True)
+    dx_tl, dw_tl, db_tl = tlk.layer_norm_bwd(dy, x, w, mean_tl, rstd_tl)
+    dx_tr, dw_tr, db_tr = triton_layer_norm_bwd(dy, x, w, mean_tr, rstd_tr)
+    for who, got in (("tl", (dx_tl, dw_tl, db_tl)), ("Triton", (dx_tr, dw_tr, db_tr))):
+        check(f"{who} layer_norm dx", got[0], xr.grad, 1e-2, 0)
+        # dw and db sum M rows in fp16 partial rows: compared relative to their size.
+        check(f"{who} layer_norm dw", got[1], wr.grad, 0.5, 2e-2)
+        check(f"{who} layer_norm db", got[2], br.grad, 0.5, 2e-2)
+
+    def torch_bwd():
+        xr.grad = wr.grad = br.grad = None
+        y_ref.backward(dy, retain_graph=True)
+
+    return dict(tl=bench(lambda: tlk.layer_norm_bwd(dy, x, w, mean_tl, rstd_tl)),
+                triton=bench(lambda: triton_layer_norm_bwd(dy, x, w, mean_tr, rstd_tr)), torch=bench(torch_bwd),
+                amount=3 * M * N * 2 / 1e9, unit="GB/s")
+
+
 def case_grey(tlk, h, w):
     x = torch.randint(0, 256, (3, h, w), device="cuda", dtype=torch.uint8)
     out_tl = torch.zeros((h, w), device="cuda", dtype=torch.uint8)
@@ -808,9 +997,10 @@ def copy_bandwidth():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lib", required=True, help="libtl_tutorial_kernels.so")
-    ap.add_argument("--only", default="add,softmax,matmul,persistent,descriptor,attention,backward,dropout,grey,rmsnorm",
+    ap.add_argument("--only", default="add,softmax,matmul,persistent,descriptor,attention,backward,dropout,layernorm,grey,"
+                                      "rmsnorm",
                     help="comma-separated: add, softmax, matmul, persistent, descriptor, attention, backward, dropout, "
-                         "grey, rmsnorm")
+                         "layernorm, grey, rmsnorm")
     ap.add_argument("--out", default=".", help="directory for tutorials-vs-triton.csv and .svg")
     ap.add_argument("--quick", action="store_true", help="one size per tutorial")
     ap.add_argument("--softmax-programs-per-sm", type=int, default=-1,
@@ -868,6 +1058,11 @@ def main():
     if "dropout" in only:
         for n in ([1 << 24] if args.quick else [1 << 20, 1 << 24, 1 << 27]):
             cases.append(("04 seeded dropout f32", f"n=2^{int(math.log2(n))}", lambda n=n: case_dropout(tlk, n)))
+    if "layernorm" in only:
+        for n in ([4096] if args.quick else [1024, 4096, 8192]):
+            cases.append(("05 layer norm fwd fp16", f"4096 x {n}", lambda n=n: case_layer_norm(tlk, 4096, n, False)))
+        for n in ([4096] if args.quick else [1024, 4096, 8192]):
+            cases.append(("05 layer norm bwd fp16", f"4096 x {n}", lambda n=n: case_layer_norm(tlk, 4096, n, True)))
     if "grey" in only:
         for s in ([4096] if args.quick else [2048, 8192]):
             cases.append(("rgb2grey u8", f"{s} x {s}", lambda s=s: case_grey(tlk, s, s)))

@@ -84,8 +84,10 @@ T atomic_at(T* element, T cmp, T v) {
 // as atomic_owner(p); plain loads and stores of it by another program are reported.
 inline void note_atomic_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
                            const source_location& where) {
-  std::int32_t *owner, *reader;
-  race_records(p, element, size, owner, reader);
+  const element_records r = race_records(p, element, size);
+  if (access_under_lock(p, r, access_role::atomic)) return;
+  std::int32_t* const owner = r.owner;
+  std::int32_t* const reader = r.reader;
   const std::int32_t me = p->linear_id + 1;
   std::int32_t first = 0;
   if (!atomic_compare_exchange(*owner, first, atomic_owner(me)) && first != me && !is_atomic_owner(first)) {
@@ -94,6 +96,40 @@ inline void note_atomic_at(program_state* p, const void* element, int size, std:
   }
   const std::int32_t seen = atomic_load(*reader);
   if (seen != 0 && seen != me) record_race(p, race_kind::atomic_after_plain, seen, offset, name, where);
+}
+
+// Locks, as the race detector sees them: a successful atomic_cas with acquire semantics
+// (acquire or acq_rel, Triton's default) takes a lock at its address; an atomic_xchg, or a
+// successful atomic_cas, with release semantics there gives it back. Plain accesses between
+// the two are ordered with other programs' accesses under the same lock (memory.hpp:
+// access_under_lock), as a spin lock (tutorial 05's) orders them.
+template <atomic_op A, memory_sem Sem, class T>
+void follow_lock(program_state* p, const void* element, const T& old, const T& cmp) {
+  if constexpr (A == atomic_op::cas || A == atomic_op::xchg) {
+    constexpr bool acquires = Sem == memory_sem::acquire || Sem == memory_sem::acq_rel;
+    constexpr bool releases = Sem == memory_sem::release || Sem == memory_sem::acq_rel;
+    const bool swapped = A == atomic_op::xchg || old == cmp;
+    const auto address = reinterpret_cast<std::uintptr_t>(element);
+    race_tables& t = p->launch->races;
+    host_lock lock(t.mutex);
+    std::int32_t id = 0;
+    for (std::size_t i = 0; i < t.locks.size(); ++i)
+      if (t.locks[i] == address) id = std::int32_t(i + 1);
+    if (id != 0 && p->holds(id)) {
+      if (releases && swapped) {
+        int k = 0;
+        for (int i = 0; i < p->held_count; ++i)
+          if (p->held[i] != id) p->held[k++] = p->held[i];
+        p->held_count = k;
+      }
+    } else if (A == atomic_op::cas && acquires && swapped && p->held_count < program_state::max_held) {
+      if (id == 0) {
+        t.locks.push_back(address);
+        id = std::int32_t(t.locks.size());
+      }
+      p->held[p->held_count++] = id;
+    }
+  }
 }
 
 // The old values at ptrs where mask holds (0 elsewhere), each lane one atomic step.
@@ -115,7 +151,10 @@ void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, cons
     const T x = convert<T>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
     const T k = convert<T>(cmp.at(broadcast_coord<shape_of_t<EC>>(c)));
     out.v[i] = atomic_at<A, Sem>(p.get(), k, x);
-    if (races) note_atomic_at(ps, p.get(), int(sizeof(T)), p.offset, p.name, where);
+    if (races) {
+      note_atomic_at(ps, p.get(), int(sizeof(T)), p.offset, p.name, where);
+      follow_lock<A, Sem>(ps, p.get(), out.v[i], k);
+    }
   }
   if (ps) ps->note_store_op(checker.masked_in);
   checker.finish();

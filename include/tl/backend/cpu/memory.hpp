@@ -152,13 +152,14 @@ inline race_region* race_region_of(program_state* p, std::uintptr_t address, int
   if (!page) {
     const int n = (1 << race_region::page_bits) / size;
     race_page* made = new race_page;
-    made->owner = new std::int32_t[std::size_t(2 * n)]();
+    made->owner = new std::int32_t[std::size_t(3 * n)]();
     made->reader = made->owner + n;
+    made->guard = made->owner + 2 * n;
     race_page* expected = nullptr;
     if (atomic_compare_exchange(slot, expected, made)) {
       page = made;
       host_lock lock(p->launch->races.mutex);
-      p->launch->races.bytes += std::int64_t(sizeof(race_page)) + 2 * n * std::int64_t(sizeof(std::int32_t));
+      p->launch->races.bytes += std::int64_t(sizeof(race_page)) + 3 * n * std::int64_t(sizeof(std::int32_t));
     } else {  // another program made it first
       delete[] made->owner;
       delete made;
@@ -169,15 +170,40 @@ inline race_region* race_region_of(program_state* p, std::uintptr_t address, int
   return page;
 }
 
-// The owner and reader records of the element at `address` (`size` bytes) of a launch that
-// detects races: the page used last, or race_page_of.
-inline void race_records(program_state* p, const void* address, int size, std::int32_t*& owner, std::int32_t*& reader) {
+// The owner, reader and guard records of the element at `address` (`size` bytes) of a launch
+// that detects races: the page used last, or race_page_of.
+struct element_records {
+  std::int32_t *owner, *reader, *guard;
+};
+inline element_records race_records(program_state* p, const void* address, int size) {
   const auto a = reinterpret_cast<std::uintptr_t>(address);
   const std::uintptr_t key = race_key<race_region::page_bits>(a, size);
   race_page* page = p->races.page_key[0] == key && p->races.page[0] ? p->races.page[0] : race_page_of(p, a, size);
   const std::size_t i = std::size_t((a & ((std::uintptr_t(1) << race_region::page_bits) - 1)) / std::uintptr_t(size));
-  owner = &page->owner[i];
-  reader = &page->reader[i];
+  return {&page->owner[i], &page->reader[i], &page->guard[i]};
+}
+
+// An access made under a lock this program holds (backend/cpu/atomic.hpp follows the locks),
+// to an element whose earlier accesses all held that lock, or that no other program accessed
+// yet: the lock orders it after them. It becomes the element's last access (reader or owner)
+// and is no race; returns false where the ordinary checks apply (no lock held, another lock,
+// or accesses without the lock before).
+enum class access_role { load, store, atomic };
+inline bool access_under_lock(program_state* p, const element_records& r, access_role role) {
+  if (p->held_count == 0) return false;
+  const std::int32_t me = p->linear_id + 1;
+  std::int32_t guard = atomic_load(*r.guard);
+  if (guard == 0) {
+    const std::int32_t owner = atomic_load(*r.owner), reader = atomic_load(*r.reader);
+    const bool only_mine = (owner == 0 || owner == me || owner == atomic_owner(me)) && (reader == 0 || reader == me);
+    if (!only_mine) return false;
+    std::int32_t expected = 0;
+    guard = atomic_compare_exchange(*r.guard, expected, p->held[0]) ? p->held[0] : expected;
+  }
+  if (!p->holds(guard)) return false;
+  if (role == access_role::load) atomic_store(*r.reader, me);
+  else atomic_store(*r.owner, role == access_role::atomic ? atomic_owner(me) : me);
+  return true;
 }
 
 inline void record_race(program_state* p, race_kind kind, std::int32_t other_id, std::int64_t offset,
@@ -206,8 +232,10 @@ inline void record_race(program_state* p, race_kind kind, std::int32_t other_id,
 // to store it, and reports a second one, or another program that loaded it.
 inline void note_store_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
                           const source_location& where) {
-  std::int32_t *owner, *reader;
-  race_records(p, element, size, owner, reader);
+  const element_records r = race_records(p, element, size);
+  if (access_under_lock(p, r, access_role::store)) return;
+  std::int32_t* const owner = r.owner;
+  std::int32_t* const reader = r.reader;
   const std::int32_t me = p->linear_id + 1;
   std::int32_t first = 0;
   if (!atomic_compare_exchange(*owner, first, me) && first != me) {
@@ -228,8 +256,10 @@ void note_store(const T* element, std::int64_t offset, const char* name, const s
 // may also store): records the program, and reports the element if another program stores it.
 inline void note_load_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
                          const source_location& where) {
-  std::int32_t *owner, *reader;
-  race_records(p, element, size, owner, reader);
+  const element_records r = race_records(p, element, size);
+  if (access_under_lock(p, r, access_role::load)) return;
+  std::int32_t* const owner = r.owner;
+  std::int32_t* const reader = r.reader;
   const std::int32_t me = p->linear_id + 1;
   // A plain read first: most loads find themselves (or "several") recorded and write nothing.
   std::int32_t seen = atomic_load(*reader);

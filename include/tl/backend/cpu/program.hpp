@@ -31,6 +31,7 @@ constexpr std::int32_t atomic_program(std::int32_t owner) { return -1 - owner; }
 struct race_page {
   std::int32_t* owner;   // [4096 / size]
   std::int32_t* reader;  // [4096 / size]
+  std::int32_t* guard;   // [4096 / size]: the lock (race_tables::locks' id) its accesses held, or 0
 };
 struct race_region {
   static constexpr int page_bits = 12, region_bits = 26, pages = 1 << (region_bits - page_bits);
@@ -38,8 +39,11 @@ struct race_region {
   race_page* page[pages] = {};
 };
 struct race_tables {
-  host_mutex mutex;  // guards regions
+  host_mutex mutex;  // guards regions and locks
   std::vector<race_region*> regions;
+  // The addresses programs have taken as locks (a successful atomic_cas with acquire semantics);
+  // a lock's id is its index + 1.
+  std::vector<std::uintptr_t> locks;
   std::int64_t bytes = 0;  // what the tables take (launch_report::race_check_bytes)
   race_tables() = default;
   race_tables(const race_tables&) = delete;
@@ -88,6 +92,16 @@ struct program_state {
     stored_any = stored_any || masked_in > 0;
   }
   race_cache races;                             // the race tables' regions used last
+  // The locks this program holds now (race_tables::locks' ids): its plain accesses under one
+  // are ordered with other programs' accesses under the same lock.
+  static constexpr int max_held = 4;
+  std::int32_t held[max_held] = {};
+  int held_count = 0;
+  bool holds(std::int32_t lock) const {
+    for (int i = 0; i < held_count; ++i)
+      if (held[i] == lock) return true;
+    return false;
+  }
 };
 
 inline thread_local program_state* current_program = nullptr;

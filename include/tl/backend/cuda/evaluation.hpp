@@ -255,6 +255,8 @@ constexpr gather_plan make_gather_plan() {
     return p;
   } else {
     constexpr bit_map D = L::bits, X = LX::bits;
+    // A map of bits sends the origin to the origin (flip's and cat's maps do not: staged).
+    if (ravel<XS>(apply_path(Path{}, unravel<S>(0))) != 0) return p;
     int from[48];  // block bit j: the reader's flat bit it comes from (-1: always 0)
     for (int& f : from) f = -1;
     for (int b = 0; b < D.bits; ++b) {

@@ -1,0 +1,123 @@
+// tl/backend/cuda/sort.hpp: sort, gather and histogram on the GPU (ops/sort.hpp).
+//
+// sort: the block goes to shared memory, and every line along the axis is sorted there by a
+// bitonic network (log2 K (log2 K + 1) / 2 steps of K / 2 compare-exchanges a line, the
+// threads sharing a step's pairs, a barrier between steps), by the order of core/sort_key.hpp.
+// gather: the source goes to shared memory and each thread reads its output elements there.
+// histogram: bins in shared memory, counted with shared-memory atomics.
+#pragma once
+
+#include "../../core/sort_key.hpp"
+#include "../../expr/pack.hpp"
+#include "evaluation.hpp"
+
+namespace tl::detail::cuda {
+
+#if TL_DEVICE_PASS
+// Writes block x (its own layout) to dst in row-major order: one writer per element.
+template <class X, class T>
+__device__ __forceinline__ void write_flat(const X& x, T* dst) {
+  using L = typename X::layout;
+  const int t = thread_id();
+  if (L::replicated && t != 0) return;
+  TL_UNROLL
+  for (int i = 0; i < L::slots; ++i)
+    if (L::valid(t, i)) dst[L::flat(t, i)] = x.v[i];
+}
+
+template <int Axis, bool Descending, class S, class E, class Out>
+__device__ void sort(const E& e, Out& out) {
+  using T = value_of_t<E>;
+  constexpr int K = S::dim(Axis);
+  constexpr std::int64_t inner = [] {
+    std::int64_t p = 1;
+    for (int a = Axis + 1; a < S::rank; ++a) p *= S::dim(a);
+    return p;
+  }();
+  constexpr std::int64_t pairs = S::size / 2;
+  settle_dots<E>();
+  const own_block_t<E> x(e);
+  T* buf = reinterpret_cast<T*>(scratch<scratch_size(smem_bytes<T>(S::size))>());
+  const int t = thread_id();
+  barrier();
+  write_flat(x, buf);
+  barrier();
+  for (int k = 2; k <= K; k *= 2) {
+    for (int j = k / 2; j > 0; j /= 2) {
+      for (std::int64_t q = t; q < pairs; q += threads) {
+        const std::int64_t line = q / (K / 2);
+        const int pair = int(q % (K / 2));
+        const int lo = (pair / j) * 2 * j + pair % j, hi = lo + j;  // positions along the axis
+        const std::int64_t base = (line / inner) * K * inner + line % inner;
+        T& a = buf[base + std::int64_t(lo) * inner];
+        T& b = buf[base + std::int64_t(hi) * inner];
+        const bool up = ((lo & k) == 0) != Descending;  // this pair's direction
+        const bool swap = up ? sort_key(b) < sort_key(a) : sort_key(a) < sort_key(b);
+        if (swap) {
+          const T tmp = a;
+          a = b;
+          b = tmp;
+        }
+      }
+      barrier();
+    }
+  }
+  using LO = typename Out::layout;
+  TL_UNROLL
+  for (int i = 0; i < LO::slots; ++i)
+    if (LO::valid(t, i)) out.v[i] = buf[LO::flat(t, i)];
+}
+
+template <int Axis, class S, class E, class I, class Out>
+__device__ void gather(const E& src, const I& index, Out& out) {
+  using T = value_of_t<E>;
+  using SI = shape_of_t<I>;
+  settle_dots<E>();
+  const own_block_t<E> x(src);
+  const block_t<value_of_t<I>, SI> idx(index);  // in the output's layout
+  T* buf = reinterpret_cast<T*>(scratch<scratch_size(smem_bytes<T>(S::size))>());
+  const int t = thread_id();
+  barrier();
+  write_flat(x, buf);
+  barrier();
+  using LO = typename Out::layout;
+  TL_UNROLL
+  for (int i = 0; i < LO::slots; ++i) {
+    if (!LO::valid(t, i)) continue;
+    coord<S::rank> c = LO::coords(t, i);
+    const auto k = static_cast<std::int64_t>(idx.v[i]);
+    c[Axis] = int(k);
+    out.v[i] = k >= 0 && k < S::dim(Axis) ? buf[ravel<S>(c)] : T(0);
+  }
+  barrier();
+}
+
+template <int NumBins, class E, class M, class Out>
+__device__ void histogram(const E& x, const M& mask, Out& out) {
+  using S = shape_of_t<E>;
+  using Z = map_expr<zip_fn, E, view<M, S, broadcast_map>>;  // value and mask side by side
+  settle_dots<E>();
+  const own_block_t<Z> xm(Z{{}, make_operands(x, view<M, S, broadcast_map>{{}, mask})});
+  int* bins = reinterpret_cast<int*>(scratch<scratch_size(smem_bytes<int>(NumBins))>());
+  const int t = thread_id();
+  barrier();
+  for (int b = t; b < NumBins; b += threads) bins[b] = 0;
+  barrier();
+  using L = typename own_block_t<Z>::layout;
+  if (!L::replicated || t == 0) {
+    TL_UNROLL
+    for (int i = 0; i < L::slots; ++i) {
+      if (!L::valid(t, i)) continue;
+      const auto v = static_cast<std::int64_t>(get<0>(xm.v[i]));
+      if (convert<bool>(get<1>(xm.v[i])) && v >= 0 && v < NumBins) atomicAdd(&bins[v], 1);
+    }
+  }
+  barrier();
+  using LO = typename Out::layout;
+  TL_UNROLL
+  for (int i = 0; i < LO::slots; ++i)
+    if (LO::valid(t, i)) out.v[i] = bins[LO::flat(t, i)];
+}
+#endif
+
+}  // namespace tl::detail::cuda
