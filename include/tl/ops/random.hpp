@@ -8,10 +8,10 @@
 // goes through the kernel. Each op returns lazy expressions (Philox runs where the element is
 // evaluated; the 4x forms return four expressions of one draw, and the GPU's compiler computes
 // the draw once when they are evaluated together). randint* give uint32, rand* float32 in
-// [0, 1), randn* float32 standard normals. The arithmetic is core/philox.hpp.
+// [0, 1), randn* float32 standard normals. The arithmetic is expr/philox.hpp.
 #pragma once
 
-#include "../core/philox.hpp"
+#include "../expr/philox.hpp"
 #include "../expr/block.hpp"
 
 namespace tl {

@@ -1,4 +1,4 @@
-// tl/core/philox.hpp: the Philox-4x32 and 4x64 counter-based generator and the maps from its
+// tl/expr/philox.hpp: the Philox-4x32 and 4x64 counter-based generator and the maps from its
 // words to uniform and normal floats, as scalar functions that both backends run. They follow
 // Triton's triton.language.random step for step (the same constants, the same operation
 // order, float32 arithmetic), so a kernel draws the numbers a Triton kernel draws for the same
@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "../expr/functors.hpp"
-#include "dtype.hpp"
+#include "../core/dtype.hpp"
+#include "functors.hpp"
 
 namespace tl::detail {
 
