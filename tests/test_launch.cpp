@@ -372,13 +372,13 @@ TEST_CASE("race detection takes memory in proportion to the memory a launch touc
   CHECK(r.ok());
   CHECK(big[0] == 7);
   CHECK(r.race_check_bytes > 4096);        // one page of records
-  CHECK(r.race_check_bytes < (1 << 20));   // not 2 x 4 bytes per element of the buffer (2 GiB)
+  CHECK(r.race_check_bytes < (1 << 20));   // not 3 x 4 bytes per element of the buffer (3 GiB)
   // 64 programs, one page each: 64 pages of records (and a table per 64 MiB region touched).
   const auto one = r.race_check_bytes;
   r = launch<store_one_byte<16>>(grid(64), ptr<std::uint8_t>(big.get(), n, "big"));
   CHECK(r.ok());
-  CHECK(r.race_check_bytes > 64 * 8 * 4096);
-  CHECK(r.race_check_bytes < 2 * one + 64 * (8 * 4096 + 64));
+  CHECK(r.race_check_bytes > 64 * 12 * 4096);
+  CHECK(r.race_check_bytes < 2 * one + 64 * (12 * 4096 + 64));
   // Off: nothing is kept.
   r = launch<store_one_byte<1>>(grid(1), {.detect_races = false}, ptr<std::uint8_t>(big.get(), n, "big"));
   CHECK(r.race_check_bytes == 0);
@@ -564,4 +564,33 @@ TEST_CASE("tl::dispatch: a block size chosen at run time from a compiled set; ou
   } catch (const std::invalid_argument& e) {
     REQUIRE(std::string(e.what()) == "tl::dispatch: 4096 is not one of the compiled values 256, 512 (add it to tl::dispatch<...>'s list)");
   }
+}
+
+namespace {
+template <int B>
+TL_KERNEL void hinted_store(tl::ptr<float> x, int n, int start, int step) {
+  auto offs = start + tl::arange<0, B>() * step;
+  auto o = tl::max_contiguous(tl::multiple_of(offs, B), B);
+  tl::store(x + o, 1.0f, o < n);
+  tl::max_constancy(offs / B, B);
+  tl::assume(n > 0);
+}
+}  // namespace
+
+TEST_CASE("hints: the CPU backend notes multiple_of, max_contiguous, max_constancy the data contradicts; assume fails", "[launch]") {
+  std::vector<float> x(100, 0.0f);
+  const tl::launch_report good = tl::launch<hinted_store<16>>(tl::grid(1), tl::ptr<float>(x, "x"), 100, 32, 1);
+  REQUIRE(good.ok());
+  REQUIRE(good.hint_count == 0);
+  const tl::launch_report off = tl::launch<hinted_store<16>>(tl::grid(1), tl::ptr<float>(x, "x"), 100, 8, 1);
+  REQUIRE(off.ok());  // a note, not an error
+  REQUIRE(off.hint_count == 2);  // multiple_of (8 starts the run); max_constancy (8 / 16 .. 23 / 16 change at 16)
+  REQUIRE(off.str().find("tl::multiple_of(x, 16) is contradicted by the data: element 0 is 8") != std::string::npos);
+  const tl::launch_report strided = tl::launch<hinted_store<16>>(tl::grid(1), tl::ptr<float>(x, "x"), 100, 0, 2);
+  REQUIRE(strided.hint_count >= 1);
+  REQUIRE(strided.str().find("tl::max_contiguous(x, 16) is contradicted by the data: element 1 is 2 after 0") != std::string::npos);
+  const tl::launch_report assumed = tl::launch<hinted_store<16>>(tl::grid(1), {.failure = tl::on_failure::collect},
+                                                                 tl::ptr<float>(x, "x"), 0, 32, 1);
+  REQUIRE_FALSE(assumed.ok());
+  REQUIRE(assumed.str().find("tl::assume: the assumed condition is false") != std::string::npos);
 }

@@ -232,6 +232,14 @@ struct lazy_expression_is_not_assignable {
                     "auto x = tl::eval(<expression>);  or declare tl::block<T, dims...> x = ...;");
 };
 
+template <class Variable, class Value, bool Ok>
+struct lazy_expression_cannot_be_rebound {
+  static_assert(Ok, "tl: this variable holds a lazy expression, and a C++ variable keeps its type, so it cannot be "
+                    "rebound to another expression as Triton rebinds names. Declare it as a block: "
+                    "tl::block<T, dims...> x = ...; (it then takes any expression of its shape), or give the new "
+                    "value a new name.");
+};
+
 template <class Amount, bool Ok>
 struct pointer_block_advances_by_an_integer {
   static_assert(Ok, "tl: a block of pointers advances by an integer (ptrs += BLOCK_K * stride_k), which "

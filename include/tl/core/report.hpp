@@ -80,10 +80,15 @@ struct launch_report {
   // often a mistake in the offsets, as in the guide's copy kernel).
   std::vector<store_race> races;
   std::int64_t race_count = 0;
-  std::int64_t race_check_bytes = 0;  // the memory race detection took: CPU, 8 bytes an element of
+  std::int64_t race_check_bytes = 0;  // the memory race detection took: CPU, 12 bytes an element of
                                       // each 4 KiB page the launch touched, and the tables above
                                       // them; GPU (TL_DEVICE_CHECKS=1), the hash table's size
   std::int64_t race_unchecked = 0;    // GPU: accesses the race table had no room for
+  // CPU backend: compiler hints (multiple_of, max_contiguous, max_constancy) that the data
+  // contradicts, the first few (a note, not an error: Triton trusts hints, and its tutorial 09
+  // hints offsets whose masked-off tail breaks them).
+  std::vector<assert_failure> hints;
+  std::int64_t hint_count = 0;
   std::vector<std::array<int, 3>> idle_programs;  // the first few
   std::int64_t idle_count = 0;
   std::int64_t programs = 0;
@@ -177,9 +182,16 @@ inline std::string idle_note(const launch_report& r) {
 
 inline std::string launch_report::str() const {
   detail::text o;
+  auto hint_notes = [&] {
+    for (const auto& h : hints)
+      o << "\n  note: program " << format_program(h.program) << " at " << h.where.file << ':' << h.where.line << ": " << h.message;
+    if (hint_count > static_cast<std::int64_t>(hints.size()))
+      o << "\n  note: ... " << (hint_count - static_cast<std::int64_t>(hints.size())) << " more contradicted hints";
+  };
   if (ok()) {
     o << kernel << ": ok";
     if (idle_count) o << "; note: " << idle_note(*this);
+    hint_notes();
     return o.str();
   }
   o << kernel << " on grid (" << grid[0] << ", " << grid[1] << ", " << grid[2] << "): ";
@@ -223,6 +235,10 @@ inline std::string launch_report::str() const {
   if (race_unchecked)
     o << "  note: " << race_unchecked << " access(es) not checked for races (the GPU's race table was full)\n";
   if (idle_count) o << "  note: " << idle_note(*this) << '\n';
+  if (!hints.empty()) {
+    hint_notes();
+    o << '\n';
+  }
   return o.str();
 }
 

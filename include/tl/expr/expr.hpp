@@ -177,6 +177,16 @@ struct expr_base : detail::expr_tag {
   // x.dtype(): the element type's tag (Triton's x.dtype); a pointer block's is tl::ptr<T>'s.
   TL_INLINE constexpr auto dtype() const { return tl::dtype<detail::value_of_t<Derived>>{}; }
 
+  // Triton rebinds a name to any value (x = x.to(tl.float16)); a C++ variable keeps its type, so
+  // assigning another kind of expression to a lazy one stops at a named error saying what to
+  // write (a tl::block, which takes any expression of its shape).
+  template <class E>
+    requires(detail::is_expr_v<E> && !std::is_same_v<std::remove_cvref_t<E>, Derived>)
+  TL_HD Derived& operator=(const E&) {
+    static_assert(detail::check<error::lazy_expression_cannot_be_rebound<Derived, E, false>>);
+    return static_cast<Derived&>(*this);
+  }
+
   // Only materialized blocks (tl::block, tl::eval) can be updated in place.
   template <class T>
   TL_HD void operator+=(const T&) { lazy_update_error(); }
@@ -215,6 +225,7 @@ struct expr_base : detail::expr_tag {
 namespace detail {
 template <class T, bool Weak>
 struct scalar_expr : expr_base<scalar_expr<T, Weak>> {
+  using expr_base<scalar_expr<T, Weak>>::operator=;
   using value_type = T;
   using shape_type = shape<>;
   T value;

@@ -14,6 +14,7 @@ namespace tl::detail {
 
 template <class Op, class E>
 struct unary : expr_base<unary<Op, E>> {
+  using expr_base<unary<Op, E>>::operator=;
   using in_type = value_of_t<E>;
   using value_type = std::conditional_t<Op::logical, bool, in_type>;
   using shape_type = shape_of_t<E>;
@@ -47,6 +48,7 @@ using binary_compute_t = promote_t<operand_value_t<A>, is_weak_v<as_expr_t<A>>, 
 
 template <class Op, class A, class B>
 struct binary : expr_base<binary<Op, A, B>> {
+  using expr_base<binary<Op, A, B>>::operator=;
   using a_shape = shape_of_t<A>;
   using b_shape = shape_of_t<B>;
   static constexpr bool shapes_ok = broadcastable_v<a_shape, b_shape>;
@@ -87,6 +89,7 @@ TL_INLINE void advance_pointers(X& x, std::int64_t n);
 // dot's copies recognise it as they recognise a_ptr + offsets with a_ptr moved).
 template <class Op, class P, class O>
 struct pointer_offset : expr_base<pointer_offset<Op, P, O>> {
+  using expr_base<pointer_offset<Op, P, O>>::operator=;
   using p_shape = shape_of_t<P>;
   using o_shape = shape_of_t<O>;
   static constexpr bool shapes_ok = broadcastable_v<p_shape, o_shape>;
@@ -144,6 +147,7 @@ TL_INLINE void advance_pointers(X& x, std::int64_t n) {
 
 template <class T, class E>
 struct cast : expr_base<cast<T, E>> {
+  using expr_base<cast<T, E>>::operator=;
   using value_type = T;
   using shape_type = shape_of_t<E>;
   E e;
@@ -158,6 +162,7 @@ struct cast : expr_base<cast<T, E>> {
 
 template <class T, class E>
 struct bitcast : expr_base<bitcast<T, E>> {
+  using expr_base<bitcast<T, E>>::operator=;
   using value_type = T;
   using shape_type = shape_of_t<E>;
   E e;
@@ -173,6 +178,7 @@ struct bitcast : expr_base<bitcast<T, E>> {
 // where(c, a, b): a where c is true, else b.
 template <class Cond, class A, class B>
 struct select : expr_base<select<Cond, A, B>> {
+  using expr_base<select<Cond, A, B>>::operator=;
   using c_shape = shape_of_t<Cond>;
   using a_shape = shape_of_t<A>;
   using b_shape = shape_of_t<B>;
@@ -217,6 +223,7 @@ struct clamp_fn {
 
 template <class Fn, class A, class B, class C>
 struct ternary : expr_base<ternary<Fn, A, B, C>> {
+  using expr_base<ternary<Fn, A, B, C>>::operator=;
   using a_shape = shape_of_t<A>;
   using b_shape = shape_of_t<B>;
   using c_shape = shape_of_t<C>;
@@ -278,6 +285,7 @@ TL_INLINE operand_pack<H, T...> make_operands(const H& h, const T&... t) {
 
 template <class Fn, class... E>
 struct map_expr : expr_base<map_expr<Fn, E...>> {
+  using expr_base<map_expr<Fn, E...>>::operator=;
   using value_type = decltype(Fn{}(std::declval<value_of_t<E>>()...));
   using shape_type = typename broadcast_all<shape_of_t<E>...>::type;
   operand_pack<E...> ops;
@@ -297,6 +305,7 @@ struct map_expr : expr_base<map_expr<Fn, E...>> {
 
 template <int Start, int End>
 struct arange_expr : expr_base<arange_expr<Start, End>> {
+  using expr_base<arange_expr<Start, End>>::operator=;
   using value_type = std::int32_t;
   using shape_type = shape<(End > Start ? End - Start : 1)>;
   TL_INLINE std::int32_t at(const coord<1>& c) const { return Start + c[0]; }
@@ -306,6 +315,7 @@ struct arange_expr : expr_base<arange_expr<Start, End>> {
 
 template <class E, class Shape, class Map>
 struct view : expr_base<view<E, Shape, Map>> {
+  using expr_base<view<E, Shape, Map>>::operator=;
   using value_type = value_of_t<E>;
   using shape_type = Shape;
   E e;

@@ -1,5 +1,5 @@
 // tl/ops/debug.hpp: device_print, print_if and breakpoint_if (program-id conditions),
-// device_assert, debug_barrier. The lowerings: backend/cpu/debug.hpp and backend/cuda/debug.hpp.
+// device_assert, assume, debug_barrier. The lowerings: backend/cpu/debug.hpp and backend/cuda/debug.hpp.
 //
 //   tl::device_print("x", x);          "pid (0, 1, 0) x [0.5, 0.25]" (the whole block)
 //   tl::print_if("=0,>1", "x", x);     only in programs with pid0 == 0 and pid1 > 1
@@ -42,6 +42,14 @@ template <class C>
   requires detail::is_operand_v<C>
 TL_HD void device_assert(C cond, const char* message = "", source_location where = source_location::current()) {
   detail::lowering::device_assert(detail::as_expr(cond), message, where);
+}
+
+// assume(cond): Triton's tl.assume, a promise to the compiler. The CPU backend checks it as
+// device_assert does (a false one fails the launch); the CUDA backend with TL_DEVICE_CHECKS=1.
+template <class C>
+  requires detail::is_operand_v<C>
+TL_HD void assume(C cond, source_location where = source_location::current()) {
+  detail::lowering::device_assert(detail::as_expr(cond), "tl::assume: the assumed condition is false", where);
 }
 
 // debug_barrier(): every thread of the program waits here for the others, and the program's

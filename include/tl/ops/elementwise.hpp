@@ -150,16 +150,26 @@ TL_INLINE auto div_rn(A a, B b) {
   return detail::make_binary<op::div_rn>(a, b);
 }
 
-// multiple_of(x, n), max_contiguous(x, n): Triton's hints about integer offsets, which its
-// compiler cannot prove. They return x: tl checks the same properties at run time, once per
-// block, where an access depends on them (the CUDA backend's affine fast path), so a kernel
-// keeps its Triton lines and a wrong hint costs speed, never a wrong access.
+// multiple_of(x, n), max_contiguous(x, n), max_constancy(x, n): Triton's hints about integer
+// offsets (or pointers) that its compiler cannot prove. They return x. The CPU backend checks
+// them against the data and fails the launch, naming the element, where a hint is wrong
+// (multiple_of: every value a multiple of n; max_contiguous: along the last axis, each group
+// of n values consecutive; max_constancy: each group of n equal); the CUDA backend checks the
+// properties it relies on at run time itself (the affine fast path), so a wrong hint there
+// costs speed, never a wrong access.
 template <class X>
-TL_INLINE X multiple_of(X x, int) {
+TL_INLINE X multiple_of(X x, int n, source_location where = source_location::current()) {
+  if constexpr (detail::is_expr_v<X>) detail::lowering::check_hint<detail::lowering::hint_kind::multiple_of>(x, n, where);
   return x;
 }
 template <class X>
-TL_INLINE X max_contiguous(X x, int) {
+TL_INLINE X max_contiguous(X x, int n, source_location where = source_location::current()) {
+  if constexpr (detail::is_expr_v<X>) detail::lowering::check_hint<detail::lowering::hint_kind::max_contiguous>(x, n, where);
+  return x;
+}
+template <class X>
+TL_INLINE X max_constancy(X x, int n, source_location where = source_location::current()) {
+  if constexpr (detail::is_expr_v<X>) detail::lowering::check_hint<detail::lowering::hint_kind::max_constancy>(x, n, where);
   return x;
 }
 

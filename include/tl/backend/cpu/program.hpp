@@ -145,6 +145,17 @@ inline void report_assert_failure(assert_failure f) {
   if (p->launch->report.asserts.size() < launch_report::max_records) p->launch->report.asserts.push_back(std::move(f));
 }
 
+// Called by a compiler hint the data contradicts (debug.hpp: check_hint): a note in the
+// launch's report. Outside a launch nothing is recorded.
+inline void report_contradicted_hint(assert_failure f) {
+  program_state* p = current_program;
+  if (!p || !p->launch) return;
+  for (int i = 0; i < 3; ++i) f.program[i] = p->pid[i];
+  host_lock lock(p->launch->mutex);
+  ++p->launch->report.hint_count;
+  if (p->launch->report.hints.size() < launch_report::max_records) p->launch->report.hints.push_back(std::move(f));
+}
+
 // program_id(axis) and num_programs(axis) (ops/program.hpp). Outside a launch (an op called
 // directly, as in unit tests) the program is 0 of a grid of 1. A mistake in the kernel throws;
 // the launch names the kernel and the program (launch.hpp).

@@ -89,6 +89,11 @@ __device__ inline void debug_barrier() { barrier(); }
 
 // device_assert: with TL_DEVICE_CHECKS=1, each thread counts its false lanes and the program
 // records them together.
+// The compiler hints (ops/elementwise.hpp) are the CPU backend's to check; nothing here.
+enum class hint_kind { multiple_of, max_contiguous, max_constancy };
+template <hint_kind K, class E>
+__device__ __forceinline__ void check_hint(const E&, int, source_location) {}
+
 template <class E>
 __device__ void device_assert(const E& e, const char* message, source_location where) {
   if constexpr (TL_DEVICE_CHECKS) {
