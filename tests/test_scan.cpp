@@ -165,3 +165,27 @@ TEST_CASE("a kernel's cumsum over loaded rows with a masked tail", "[scan][launc
     }
   }
 }
+
+TEST_CASE("softmax along each axis; fdiv and sqrt_rn", "[reduce]") {
+  auto x = random_block<float, 4, 16>(-5, 5);
+  for (int axis : {0, 1}) {
+    const auto got = axis == 0 ? values(softmax<0>(x)) : values(softmax(x));
+    const int K = axis == 0 ? 4 : 16, L = axis == 0 ? 16 : 4;
+    for (int l = 0; l < L; ++l) {
+      double m = -1e300, s = 0;
+      for (int k = 0; k < K; ++k) m = std::max(m, double(axis == 0 ? x.at({k, l}) : x.at({l, k})));
+      for (int k = 0; k < K; ++k) s += std::exp(double(axis == 0 ? x.at({k, l}) : x.at({l, k})) - m);
+      for (int k = 0; k < K; ++k) {
+        const double want = std::exp(double(axis == 0 ? x.at({k, l}) : x.at({l, k})) - m) / s;
+        REQUIRE(std::fabs(got[std::size_t(axis == 0 ? k * 16 + l : l * 16 + k)] - want) <= 1e-6);
+      }
+    }
+  }
+  auto y = random_block<float, 64>(1, 5);
+  const auto q = values(fdiv(x, 3.0f)), qr = values(fdiv(x, 3.0f, ieee_rounding)), r = values(sqrt_rn(y));
+  for (int i = 0; i < 64; ++i) {
+    REQUIRE(std::fabs(q[std::size_t(i)] - double(x[i]) / 3) <= 1e-6);
+    REQUIRE(float(qr[std::size_t(i)]) == x[i] / 3.0f);
+    REQUIRE(float(r[std::size_t(i)]) == std::sqrt(y[i]));
+  }
+}

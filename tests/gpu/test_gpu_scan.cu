@@ -36,6 +36,7 @@ TL_KERNEL void scan_kernel(tl::ptr<const float> x_ptr, tl::ptr<const std::int32_
   tl::store(iout + R * C + 2 * R + r, tl::xor_sum<1>(k));
   tl::store(iout + R * C + 3 * R + c, tl::reduce_or<0>(k));
   tl::store(out + 5 * R * C + c, tl::reduce<0>(x, [](float a, float b) { return a + b; }));
+  tl::store(out + 6 * R * C + offs, tl::softmax(x) + tl::softmax<0>(x));
 }
 
 template <int R, int C>
@@ -44,11 +45,11 @@ void check_shape() {
   std::vector<std::int32_t> k(std::size_t(R * C));
   for (auto& e : k) e = random_int(-1000, 1000);
   auto run = [&](const tl::launch_options& o) {
-    std::vector<float> out(std::size_t(6 * R * C), NAN);
+    std::vector<float> out(std::size_t(7 * R * C), NAN);
     std::vector<std::int32_t> iout(std::size_t(R * C + 3 * R + C), -7);
     tl::launch<scan_kernel<R, C>>(tl::grid(1), o, tl::ptr<const float>(x, "x"), tl::ptr<const std::int32_t>(k, "k"),
                                   tl::ptr<float>(out, "out"), tl::ptr<std::int32_t>(iout, "iout"));
-    out.resize(std::size_t(5 * R * C + C));
+    out.erase(out.begin() + 5 * R * C + C, out.begin() + 6 * R * C);  // reduce<0>'s row only
     return std::make_pair(out, iout);
   };
   const auto c = run(cpu), g = run(cuda);

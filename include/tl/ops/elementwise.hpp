@@ -150,6 +150,21 @@ TL_INLINE auto div_rn(A a, B b) {
   return detail::make_binary<op::div_rn>(a, b);
 }
 
+// fdiv(x, y): Triton's tl.fdiv, x / y as the operator divides (within 2 ulp on the GPU, as
+// Triton's default); fdiv(x, y, tl::ieee_rounding) rounds exactly, as div_rn.
+struct ieee_rounding_t {};
+inline constexpr ieee_rounding_t ieee_rounding{};
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+TL_INLINE auto fdiv(A a, B b) {
+  return detail::make_binary<op::div>(a, b);
+}
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+TL_INLINE auto fdiv(A a, B b, ieee_rounding_t) {
+  return detail::make_binary<op::div_rn>(a, b);
+}
+
 // multiple_of(x, n), max_contiguous(x, n), max_constancy(x, n): Triton's hints about integer
 // offsets (or pointers) that its compiler cannot prove. They return x. The CPU backend checks
 // them against the data and fails the launch, naming the element, where a hint is wrong
@@ -223,6 +238,14 @@ TL_UNARY_FUNCTION_(ceil)
 TL_UNARY_FUNCTION_(erf)
 TL_UNARY_FUNCTION_(tanh)
 #undef TL_UNARY_FUNCTION_
+
+// sqrt_rn(x): the square root rounded to nearest (Triton's tl.sqrt_rn). tl::sqrt rounds to
+// nearest too, on both backends (Triton's tl.sqrt is the GPU's approximate instruction).
+template <class A>
+  requires detail::is_operand_v<A>
+TL_INLINE auto sqrt_rn(A a) {
+  return detail::make_unary<op::sqrt>(a);
+}
 
 // cast<T>(x): the free-function form of x.to(tl::dtype).
 template <class T, class A>

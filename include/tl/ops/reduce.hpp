@@ -16,6 +16,7 @@
 
 #include "../backend/lowering.hpp"
 #include "../expr/block.hpp"
+#include "elementwise.hpp"
 
 namespace tl {
 namespace detail {
@@ -169,6 +170,22 @@ template <class E>
   requires detail::is_expr_v<E>
 TL_INLINE auto min(const E& e) {
   return detail::reduce_all<detail::min_reducer>(e);
+}
+
+// softmax<Dim>(x): exp(x - max) / sum along Dim (the last axis by default), in x's shape
+// (Triton's tl.softmax(x, dim)); softmax<Dim>(x, tl::keep_dims) is the same (Triton's keep_dims
+// only matters for the shape of its intermediate reductions).
+template <int Dim = -1, class E, class... K>
+  requires(detail::is_expr_v<E> && (std::is_same_v<K, keep_dims_t> && ...) && sizeof...(K) <= 1)
+TL_INLINE auto softmax(const E& e, K...) {
+  using S = detail::shape_of_t<E>;
+  constexpr int axis = detail::normalize_axis<S, Dim>;
+  static_assert(detail::check<error::axis_out_of_range<S, Dim, (axis >= 0 && axis < S::rank)>>);
+  constexpr int a = (axis >= 0 && axis < S::rank) ? axis : 0;
+  const auto x = detail::block_t<detail::compute_t<detail::value_of_t<E>>, S>(e.to(tl::dtype<detail::compute_t<detail::value_of_t<E>>>{}));
+  const auto z = detail::block_t<detail::compute_t<detail::value_of_t<E>>, S>(x - max<a>(x, keep_dims));
+  const auto num = detail::block_t<detail::compute_t<detail::value_of_t<E>>, S>(exp(z));
+  return num / sum<a>(num, keep_dims);
 }
 
 }  // namespace tl
