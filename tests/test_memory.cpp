@@ -229,3 +229,31 @@ TEST_CASE("a descriptor whose shape does not fit its buffer is reported at the a
   CHECK(text.find("test_memory.cpp") != std::string::npos);
   CHECK(text.find("offset 80") != std::string::npos);
 }
+
+namespace {
+// Triton's grouped-GEMM habit: a table of matrix addresses, each loaded and made a pointer.
+template <int B>
+TL_KERNEL void sum_through_address_table(tl::ptr<const std::int64_t> table, tl::ptr<float> out, tl::ptr<std::int64_t> back,
+                                         int n) {
+  auto g = tl::program_id(0);
+  auto base = tl::eval(tl::load(table + g).to(tl::pointer_type<const float>));
+  auto offs = tl::arange<0, B>();
+  auto x = tl::load(base + offs, offs < n, 0.0f);
+  tl::store(out + g, tl::sum(x));
+  tl::store(back + g, (base + 1).to(tl::int64));  // the address of element 1
+}
+}  // namespace
+
+TEST_CASE("pointers from int64 addresses and back (Triton's .to(tl.pointer_type(...)))", "[memory]") {
+  std::vector<std::vector<float>> mats = {{1, 2, 3}, {10, 20, 30, 40}, {0.5f}};
+  std::vector<std::int64_t> table, back(3, 0);
+  for (auto& m : mats) {
+    m.resize(8, 0.0f);
+    table.push_back(std::int64_t(reinterpret_cast<std::uintptr_t>(m.data())));
+  }
+  std::vector<float> out(3, -1.0f);
+  tl::launch<sum_through_address_table<8>>(tl::grid(3), tl::ptr<const std::int64_t>(table, "table"), tl::ptr<float>(out, "out"),
+                                           tl::ptr<std::int64_t>(back, "back"), 8);
+  REQUIRE(out == std::vector<float>{6, 100, 0.5f});
+  for (int g = 0; g < 3; ++g) REQUIRE(back[std::size_t(g)] == table[std::size_t(g)] + std::int64_t(sizeof(float)));
+}

@@ -208,3 +208,34 @@ TEST_CASE("a failing CUDA call raises tl::cuda_error naming the call and the rea
                                Catch::Contains("cudaErrorMemoryAllocation"));
   }
 }
+
+// Triton's grouped-GEMM habit: a table of device addresses, each loaded and made a pointer.
+template <int B>
+TL_KERNEL void sum_through_address_table(tl::ptr<const std::int64_t> table, tl::ptr<float> out, tl::ptr<std::int64_t> back,
+                                         int n) {
+  auto g = tl::program_id(0);
+  auto base = tl::eval(tl::load(table + g).to(tl::pointer_type<const float>));
+  auto offs = tl::arange<0, B>();
+  auto x = tl::load(base + offs, offs < n, 0.0f);
+  tl::store(out + g, tl::sum(x));
+  tl::store(back + g, (base + 1).to(tl::int64));
+}
+
+TEST_CASE("pointers from int64 device addresses and back", "[gpu][memory]") {
+  std::vector<tl::cuda::buffer<float>> mats;
+  std::vector<std::int64_t> table;
+  for (int g = 0; g < 5; ++g) {
+    std::vector<float> m(256, 0.0f);
+    for (int i = 0; i < 256; ++i) m[std::size_t(i)] = float(g * 1000 + i);
+    mats.emplace_back(m, "matrix");
+    table.push_back(std::int64_t(reinterpret_cast<std::uintptr_t>(mats.back().data())));
+  }
+  std::vector<float> out(5, -1.0f);
+  std::vector<std::int64_t> back(5, 0);
+  tl::launch<sum_through_address_table<256>>(tl::grid(5), cuda, tl::ptr<const std::int64_t>(table, "table"),
+                                             tl::ptr<float>(out, "out"), tl::ptr<std::int64_t>(back, "back"), 200);
+  for (int g = 0; g < 5; ++g) {
+    REQUIRE(out[std::size_t(g)] == float(200 * g * 1000 + 199 * 200 / 2));
+    REQUIRE(back[std::size_t(g)] == table[std::size_t(g)] + 4);
+  }
+}

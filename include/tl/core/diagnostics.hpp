@@ -312,6 +312,13 @@ struct permutation_invalid {
   static_assert(Ok, "tl::permute: the axes must be a permutation of 0 .. rank-1 (the axes: this tl::error type's template arguments).");
 };
 
+template <class From, class To, bool Ok>
+struct pointer_cast_needs_int64 {
+  static_assert(Ok, "tl: pointers convert only to and from 64-bit integers (addresses), as in Triton: "
+                    "addresses.to(tl::pointer_type<T>), p.to(tl::int64) (both types: this tl::error type's "
+                    "template arguments).");
+};
+
 template <class Shape, int Axis, bool Ok>
 struct sort_axis_not_a_power_of_two {
   static_assert(Ok, "tl::sort/tl::topk: the axis sorted must have a power-of-two size, as in Triton (the shape and "

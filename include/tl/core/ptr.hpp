@@ -110,6 +110,12 @@ TL_INLINE ptr<T> operator+(I n, const ptr<T>& p) {
   return p + static_cast<std::int64_t>(n);
 }
 
+// The dtype of a block of pointers to T (Triton's tl.pointer_type(tl.float16)):
+// addresses.to(tl::pointer_type<tl::fp16>) makes pointers from int64 addresses, and
+// p.to(tl::int64) gives a pointer's address.
+template <class T>
+inline constexpr dtype<ptr<T>> pointer_type{};
+
 namespace detail {
 template <class P>
 struct pointee;

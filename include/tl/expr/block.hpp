@@ -146,6 +146,11 @@ inline constexpr bitcast_t bitcast{};
 template <class Derived>
 template <class T>
 TL_INLINE auto expr_base<Derived>::to(tl::dtype<T>) const {
+  using From = detail::value_of_t<Derived>;
+  constexpr bool is_address = std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>;
+  constexpr bool from_address = std::is_same_v<From, std::int64_t> || std::is_same_v<From, std::uint64_t>;
+  if constexpr (detail::is_ptr_v<T> != detail::is_ptr_v<From> && !std::is_same_v<T, From>)
+    static_assert(detail::check<error::pointer_cast_needs_int64<From, T, detail::is_ptr_v<T> ? from_address : is_address>>);
   return detail::cast<T, Derived>{{}, self()};
 }
 

@@ -153,7 +153,15 @@ struct cast : expr_base<cast<T, E>> {
   E e;
   using operand_types = type_list<E>;
   TL_INLINE T at(const coord<shape_type::rank>& c) const { return apply(e.at(c)); }
-  TL_INLINE static T apply(const value_of_t<E>& x) { return convert<T>(x); }
+  TL_INLINE static T apply(const value_of_t<E>& x) {
+    using From = value_of_t<E>;
+    if constexpr (is_ptr_v<T> && !is_ptr_v<From>)  // an address to a pointer (unchecked: no buffer known)
+      return T(reinterpret_cast<typename T::element_type*>(static_cast<std::uintptr_t>(x)));
+    else if constexpr (is_ptr_v<From> && !is_ptr_v<T>)  // a pointer to its address
+      return static_cast<T>(reinterpret_cast<std::uintptr_t>(x.get()));
+    else
+      return convert<T>(x);
+  }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) { f(e); }
   template <class F>
