@@ -142,5 +142,13 @@ struct reduce_shape<S, A, Keep, std::integer_sequence<int, I...>> {
   using type = std::conditional_t<Keep, kept, dropped>;
 };
 
+// Elements between two neighbours along Axis in row-major order (the product of the later axes).
+template <class S, int Axis>
+inline constexpr std::int64_t inner_size = [] {
+  std::int64_t p = 1;
+  for (int a = Axis + 1; a < S::rank; ++a) p *= S::dim(a);
+  return p;
+}();
+
 }  // namespace detail
 }  // namespace tl

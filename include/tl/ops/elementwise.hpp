@@ -130,11 +130,13 @@ TL_INLINE auto umulhi(A a, B b) {
   else return detail::binary<op::umulhi, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
 }
 
-// cdiv(a, b) = ceil(a / b): on integers (host or kernel) and on integer blocks.
+// cdiv(a, b) = ceil(a / b): on integers (host or kernel; a size tl::dispatch passes too) and
+// on integer blocks.
 template <class A, class B>
-  requires(std::is_integral_v<A> && std::is_integral_v<B>)
+  requires(!detail::is_expr_v<A> && !detail::is_expr_v<B> && std::is_integral_v<decltype(+std::declval<A>())> &&
+           std::is_integral_v<decltype(+std::declval<B>())>)
 TL_HD constexpr auto cdiv(A a, B b) {
-  return (a + b - 1) / b;
+  return (+a + +b - 1) / +b;
 }
 template <class A, class B>
   requires detail::binary_operands<A, B>

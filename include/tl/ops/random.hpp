@@ -77,6 +77,16 @@ TL_INLINE auto random_expr(const S& seed, const O& offset) {
     return map_expr<random_fn<Form, K, NRounds>, ES, EO>{};  // after the error above
 }
 
+// The four expressions of one draw in a given form (randint4x, rand4x, randn4x).
+template <random_form Form, int NRounds, class S, class O>
+TL_INLINE auto four_draws(const S& seed, const O& offsets) {
+  auto x0 = random_expr<Form, 0, NRounds>(seed, offsets);
+  auto x1 = random_expr<Form, 1, NRounds>(seed, offsets);
+  auto x2 = random_expr<Form, 2, NRounds>(seed, offsets);
+  auto x3 = random_expr<Form, 3, NRounds>(seed, offsets);
+  return four_blocks<decltype(x0), decltype(x1), decltype(x2), decltype(x3)>{x0, x1, x2, x3};
+}
+
 }  // namespace detail
 
 // randint(seed, offsets): a block of random uint32, the first word of randint4x.
@@ -92,12 +102,7 @@ template <int NRounds = 10, class S, class O>
   requires(detail::is_operand_v<S> && detail::is_operand_v<O>)
 TL_INLINE auto randint4x(S seed, O offsets) {
   static_assert(detail::random_operands_ok<op::randint4x, S, O>());
-  using F = detail::random_form;
-  auto w0 = detail::random_expr<F::word, 0, NRounds>(seed, offsets);
-  auto w1 = detail::random_expr<F::word, 1, NRounds>(seed, offsets);
-  auto w2 = detail::random_expr<F::word, 2, NRounds>(seed, offsets);
-  auto w3 = detail::random_expr<F::word, 3, NRounds>(seed, offsets);
-  return detail::four_blocks<decltype(w0), decltype(w1), decltype(w2), decltype(w3)>{w0, w1, w2, w3};
+  return detail::four_draws<detail::random_form::word, NRounds>(seed, offsets);
 }
 
 // rand(seed, offsets): a block of float32 uniform in [0, 1).
@@ -112,12 +117,7 @@ template <int NRounds = 10, class S, class O>
   requires(detail::is_operand_v<S> && detail::is_operand_v<O>)
 TL_INLINE auto rand4x(S seed, O offsets) {
   static_assert(detail::random_operands_ok<op::rand4x, S, O>());
-  using F = detail::random_form;
-  auto u0 = detail::random_expr<F::uniform, 0, NRounds>(seed, offsets);
-  auto u1 = detail::random_expr<F::uniform, 1, NRounds>(seed, offsets);
-  auto u2 = detail::random_expr<F::uniform, 2, NRounds>(seed, offsets);
-  auto u3 = detail::random_expr<F::uniform, 3, NRounds>(seed, offsets);
-  return detail::four_blocks<decltype(u0), decltype(u1), decltype(u2), decltype(u3)>{u0, u1, u2, u3};
+  return detail::four_draws<detail::random_form::uniform, NRounds>(seed, offsets);
 }
 
 // randn(seed, offsets): a block of float32 standard normals (Box-Muller on the first two words).
@@ -132,12 +132,7 @@ template <int NRounds = 10, class S, class O>
   requires(detail::is_operand_v<S> && detail::is_operand_v<O>)
 TL_INLINE auto randn4x(S seed, O offsets) {
   static_assert(detail::random_operands_ok<op::randn4x, S, O>());
-  using F = detail::random_form;
-  auto n0 = detail::random_expr<F::normal, 0, NRounds>(seed, offsets);
-  auto n1 = detail::random_expr<F::normal, 1, NRounds>(seed, offsets);
-  auto n2 = detail::random_expr<F::normal, 2, NRounds>(seed, offsets);
-  auto n3 = detail::random_expr<F::normal, 3, NRounds>(seed, offsets);
-  return detail::four_blocks<decltype(n0), decltype(n1), decltype(n2), decltype(n3)>{n0, n1, n2, n3};
+  return detail::four_draws<detail::random_form::normal, NRounds>(seed, offsets);
 }
 
 // philox(seed, c0, c1, c2, c3): the four words of Philox on a counter of four 32-bit (or four

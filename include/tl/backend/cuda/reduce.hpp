@@ -188,11 +188,7 @@ __device__ void reduce_by_bits(const E& e, Out& out) {
   using L = layout<S, O>;
   using LO = typename Out::layout;
   constexpr int K = S::dim(Axis);
-  constexpr std::int64_t inner = [] {  // elements between two neighbours along the axis
-    std::int64_t p = 1;
-    for (int a = Axis + 1; a < S::rank; ++a) p *= S::dim(a);
-    return p;
-  }();
+  constexpr std::int64_t inner = inner_size<S, Axis>;  // elements between two neighbours along the axis
   constexpr int lo = log2_exact(inner), hi = lo + log2_exact(K);
   constexpr axis_sources<L> src(lo, hi);
   constexpr int warp_groups = 1 << __builtin_popcount(src.warp);

@@ -26,11 +26,7 @@ template <class C, int Axis, bool Reverse, class S, class E, class Out>
 __device__ void scan(const E& e, Out& out) {
   using A = typename C::acc;
   constexpr int K = S::dim(Axis);
-  constexpr std::int64_t inner = [] {  // elements between two neighbours along the axis
-    std::int64_t p = 1;
-    for (int a = Axis + 1; a < S::rank; ++a) p *= S::dim(a);
-    return p;
-  }();
+  constexpr std::int64_t inner = inner_size<S, Axis>;  // elements between two neighbours along the axis
   constexpr std::int64_t lines = S::size / K;
   constexpr int G = reduce_group(lines, K);
   constexpr int groups = threads / G;

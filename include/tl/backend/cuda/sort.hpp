@@ -29,11 +29,7 @@ template <int Axis, bool Descending, class S, class E, class Out>
 __device__ void sort(const E& e, Out& out) {
   using T = value_of_t<E>;
   constexpr int K = S::dim(Axis);
-  constexpr std::int64_t inner = [] {
-    std::int64_t p = 1;
-    for (int a = Axis + 1; a < S::rank; ++a) p *= S::dim(a);
-    return p;
-  }();
+  constexpr std::int64_t inner = inner_size<S, Axis>;
   constexpr std::int64_t pairs = S::size / 2;
   settle_dots<E>();
   const own_block_t<E> x(e);
