@@ -236,8 +236,8 @@ template <class Variable, class Value, bool Ok>
 struct lazy_expression_cannot_be_rebound {
   static_assert(Ok, "tl: this variable holds a lazy expression, and a C++ variable keeps its type, so it cannot be "
                     "rebound to another expression as Triton rebinds names. Declare it as a block: "
-                    "tl::block<T, dims...> x = ...; (it then takes any expression of its shape), or give the new "
-                    "value a new name.");
+                    "tl::block<T, dims...> x = ...; (it then takes any expression of its shape and element type), "
+                    "or give the new value a new name.");
 };
 
 template <class Amount, bool Ok>

@@ -102,10 +102,16 @@ struct basic_block : expr_base<basic_block<O, T, D...>>, block_storage<T, shape<
   TL_HD basic_block& update(const E& e) {
     if constexpr (check<error::operand_is_not_a_block_or_scalar<E, is_operand_v<E>>> && is_operand_v<E>) {
       using rhs = as_expr_t<E>;
-      using node = binary<Op, basic_block, rhs>;
-      using V = typename node::value_type;
-      static_assert(check<error::assigned_type_differs<T, V, std::is_same_v<T, V>>>);
-      if constexpr (std::is_same_v<T, V>) assign(node{{}, *this, as_expr(e)});
+      if constexpr (is_ptr_v<T> && (std::is_same_v<Op, op::add> || std::is_same_v<Op, op::sub>)) {
+        // A held block of pointers moves by integer offsets (a_ptrs += BLOCK_SIZE_K).
+        static_assert(check<error::pointer_block_advances_by_an_integer<E, is_int_v<value_of_t<rhs>>>>);
+        if constexpr (is_int_v<value_of_t<rhs>>) assign(pointer_offset<Op, basic_block, rhs>{{}, *this, as_expr(e)});
+      } else {
+        using node = binary<Op, basic_block, rhs>;
+        using V = typename node::value_type;
+        static_assert(check<error::assigned_type_differs<T, V, std::is_same_v<T, V>>>);
+        if constexpr (std::is_same_v<T, V>) assign(node{{}, *this, as_expr(e)});
+      }
     }
     return *this;
   }

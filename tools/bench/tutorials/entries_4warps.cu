@@ -1,4 +1,4 @@
-// Tutorials 01, 03, 04, 05 (up to 1024 columns) and 09, the random draws against Triton's, the guide's rgb2grey and short RMSNorm rows (4 warps a program).
+// Tutorials 01, 03, 04, 05 (up to 1024 columns), 08 and 09, the random draws against Triton's, the guide's rgb2grey and short RMSNorm rows (4 warps a program).
 #include <stdexcept>
 #include <string>
 
@@ -6,6 +6,7 @@
 #include "../../../examples/tutorials/t01_vector_add.hpp"
 #include "../../../examples/tutorials/t03_matmul.hpp"
 #include "../../../examples/tutorials/t04_low_memory_dropout.hpp"
+#include "../../../examples/tutorials/t08_grouped_gemm.hpp"
 #include "../../../examples/tutorials/t09_persistent_matmul.hpp"
 #include "entry.hpp"
 #include "layer_norm.hpp"
@@ -32,6 +33,18 @@ extern "C" int tl_tutorials_seeded_dropout_f32(const void* x, void* out, int n, 
   return guarded([&] {
     tl::launch<seeded_dropout<1024>>(tl::grid(tl::cdiv(n, 1024)), on(stream), buffer<const float>(x, n, "x"),
                                      buffer<float>(out, n, "output"), n, p, seed);
+  });
+}
+
+extern "C" int tl_tutorials_grouped_matmul_f16(const void* a_ptrs, const void* b_ptrs, const void* c_ptrs, const void* sizes,
+                                               const void* lds, int group_size, int num_sms, void* stream) {
+  return guarded([&] {
+    tl::dispatch<132, 114, 78, 66>(num_sms, [&](auto NUM_SM) {
+      tl::launch<grouped_matmul_kernel<NUM_SM, 128, 128, 64, tl::fp16>>(
+          tl::grid(NUM_SM), on(stream), buffer<const std::int64_t>(a_ptrs, group_size, "group_a_ptrs"),
+          buffer<const std::int64_t>(b_ptrs, group_size, "group_b_ptrs"), buffer<const std::int64_t>(c_ptrs, group_size, "group_c_ptrs"),
+          buffer<const int>(sizes, 3 * group_size, "group_gemm_sizes"), buffer<const int>(lds, 3 * group_size, "g_lds"), group_size);
+    });
   });
 }
 

@@ -21,6 +21,10 @@ int tl_tutorials_layer_norm_fwd_f16(const void* x, void* y, const void* w, const
 int tl_tutorials_layer_norm_bwd_f16(const void* dy, const void* x, const void* w, const void* mean, const void* rstd,
                                     void* dx, void* partial_dw, void* partial_db, void* locks, void* dw, void* db, int M,
                                     int N, void* stream);
+// Tutorial 08's grouped GEMM: group_size fp16 products whose addresses (int64), sizes (M, N, K int32)
+// and leading dimensions (lda, ldb, ldc) come from device tables; num_sms programs (132, 114, 78 or 66).
+int tl_tutorials_grouped_matmul_f16(const void* a_ptrs, const void* b_ptrs, const void* c_ptrs, const void* sizes,
+                                    const void* lds, int group_size, int num_sms, void* stream);
 // Every random form of tl at n offsets (int32, or int64 when wide): words (4 n uint32: randint4x's
 // word k at k * n + i), uniforms (4 n float32, rand4x), normals (4 n float32, randn4x). on_cpu:
 // the CPU backend, on host memory (stream unused).

@@ -3,14 +3,15 @@
 kernels and torch's equivalents in one process (every ratio from one run).
 
     python3 tools/bench/tutorials/tutorials_vs_triton.py --lib build/tools/bench/libtl_tutorial_kernels.so
-            [--only add,softmax,matmul,persistent,descriptor,attention,backward,dropout,layernorm,grey,rmsnorm] [--out DIR] [--quick]
+            [--only add,softmax,matmul,persistent,descriptor,attention,backward,dropout,layernorm,grouped,grey,rmsnorm] [--out DIR] [--quick]
 
 The tl kernels (examples/tutorials) come from libtl_tutorial_kernels.so (tl_tutorial_kernels.hpp:
 a C entry per kernel, device pointers and a stream) through ctypes; the Triton kernels below are
 the tutorials' algorithms as the tutorials write them (grouped matmul with % M offsets and pointer
 blocks advanced along K, autotuned over tile shapes; persistent row softmax; blocked vector add;
 persistent matmul with and without tensor descriptors; attention forward and backward; low-memory
-dropout; layer norm forward and backward, with its locks), plus
+dropout; layer norm forward and backward, with its locks; grouped GEMM over a table of matrix
+addresses), plus
 an rgb-to-grey on bytes (the guide's kernel) and an RMSNorm written as tutorial 05 writes its
 layer norm.
 Every output (tl's and Triton's) is checked against torch before timing. Times are medians of
@@ -573,6 +574,59 @@ def triton_layer_norm_bwd(dy, x, w, mean, rstd):
     return dx, dw, db
 
 
+def grouped_configs(sms):
+    shapes = [(128, 128, 32, 84), (128, 128, 32, 128), (64, 64, 32, 84), (64, 64, 32, 128), (128, 128, 64, sms),
+              (64, 128, 64, sms)]
+    return [triton.Config({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k, "NUM_SM": s}) for m, n, k, s in shapes]
+
+
+@triton.jit
+def grouped_matmul_body(group_a_ptrs, group_b_ptrs, group_c_ptrs, group_gemm_sizes, g_lds, group_size,
+                        NUM_SM: tl.constexpr, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                        BLOCK_SIZE_K: tl.constexpr):
+    tile_idx = tl.program_id(0)
+    last_problem_end = 0
+    for g in range(group_size):
+        gm = tl.load(group_gemm_sizes + g * 3)
+        gn = tl.load(group_gemm_sizes + g * 3 + 1)
+        gk = tl.load(group_gemm_sizes + g * 3 + 2)
+        num_m_tiles = tl.cdiv(gm, BLOCK_SIZE_M)
+        num_n_tiles = tl.cdiv(gn, BLOCK_SIZE_N)
+        num_tiles = num_m_tiles * num_n_tiles
+        while (tile_idx >= last_problem_end and tile_idx < last_problem_end + num_tiles):
+            k = gk
+            lda = tl.load(g_lds + g * 3)
+            ldb = tl.load(g_lds + g * 3 + 1)
+            ldc = tl.load(g_lds + g * 3 + 2)
+            a_ptr = tl.load(group_a_ptrs + g).to(tl.pointer_type(tl.float16))
+            b_ptr = tl.load(group_b_ptrs + g).to(tl.pointer_type(tl.float16))
+            c_ptr = tl.load(group_c_ptrs + g).to(tl.pointer_type(tl.float16))
+            tile_idx_in_gemm = tile_idx - last_problem_end
+            tile_m_idx = tile_idx_in_gemm // num_n_tiles
+            tile_n_idx = tile_idx_in_gemm % num_n_tiles
+            offs_am = tile_m_idx * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+            offs_bn = tile_n_idx * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+            offs_k = tl.arange(0, BLOCK_SIZE_K)
+            a_ptrs = a_ptr + offs_am[:, None] * lda + offs_k[None, :]
+            b_ptrs = b_ptr + offs_k[:, None] * ldb + offs_bn[None, :]
+            accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+            for kk in range(0, tl.cdiv(k, BLOCK_SIZE_K)):
+                tl.multiple_of(a_ptrs, [16, 16])
+                tl.multiple_of(b_ptrs, [16, 16])
+                a = tl.load(a_ptrs)
+                b = tl.load(b_ptrs)
+                accumulator += tl.dot(a, b)
+                a_ptrs += BLOCK_SIZE_K
+                b_ptrs += BLOCK_SIZE_K * ldb
+            c = accumulator.to(tl.float16)
+            offs_cm = tile_m_idx * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+            offs_cn = tile_n_idx * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+            c_ptrs = c_ptr + ldc * offs_cm[:, None] + offs_cn[None, :]
+            tl.store(c_ptrs, c)
+            tile_idx += NUM_SM
+        last_problem_end = last_problem_end + num_tiles
+
+
 # ---------------------------------------------------------------- tl through ctypes
 
 
@@ -663,6 +717,10 @@ class TlKernels:
                    self._p(dx), self._p(_dw), self._p(_db), self._p(locks), self._p(dw), self._p(db), ctypes.c_int(M),
                    ctypes.c_int(N))
         return dx, dw, db
+
+    def grouped_matmul(self, a_ptrs, b_ptrs, c_ptrs, sizes, lds, group_size, num_sms):
+        self._call("tl_tutorials_grouped_matmul_f16", self._p(a_ptrs), self._p(b_ptrs), self._p(c_ptrs), self._p(sizes),
+                   self._p(lds), ctypes.c_int(group_size), ctypes.c_int(num_sms))
 
     def random_draws(self, offsets, seed, words, uniforms, normals):
         """Every random form at offsets (int32 or int64; CUDA tensors, or CPU tensors: the CPU backend)."""
@@ -948,6 +1006,30 @@ def case_layer_norm(tlk, M, N, backward):
                 amount=3 * M * N * 2 / 1e9, unit="GB/s")
 
 
+def case_grouped(tlk, n, group, sms):
+    """Tutorial 08: a group of n x n x n fp16 products; the tables built once, as the tutorial's benchmark does."""
+    A = [torch.rand((n, n), device="cuda", dtype=torch.float16) for _ in range(group)]
+    B = [torch.rand((n, n), device="cuda", dtype=torch.float16) for _ in range(group)]
+    C_tl = [torch.full((n, n), float("nan"), device="cuda", dtype=torch.float16) for _ in range(group)]
+    C_tr = [torch.full((n, n), float("nan"), device="cuda", dtype=torch.float16) for _ in range(group)]
+    table = lambda ts: torch.tensor([t.data_ptr() for t in ts], device="cuda")
+    sizes = torch.tensor([n, n, n] * group, dtype=torch.int32, device="cuda")
+    lds = torch.tensor([n, n, n] * group, dtype=torch.int32, device="cuda")
+    a_ptrs, b_ptrs, c_tl, c_tr = table(A), table(B), table(C_tl), table(C_tr)
+    kernel = triton.autotune(configs=grouped_configs(sms), key=["group_size"])(grouped_matmul_body)
+    run_tr = lambda: kernel[lambda meta: (meta["NUM_SM"], )](a_ptrs, b_ptrs, c_tr, sizes, lds, group)
+    run_tl = lambda: tlk.grouped_matmul(a_ptrs, b_ptrs, c_tl, sizes, lds, group, sms)
+    run_torch = lambda: [torch.matmul(a, b) for a, b in zip(A, B)]
+    run_tr()
+    run_tl()
+    for g in range(group):
+        want = torch.matmul(A[g], B[g])
+        check("tl grouped gemm", C_tl[g], want, 1e-2 * n ** 0.5, 1e-2)
+        check("Triton grouped gemm", C_tr[g], want, 1e-2 * n ** 0.5, 1e-2)
+    return dict(tl=bench(run_tl), triton=bench(run_tr), torch=bench(run_torch), amount=2 * group * n ** 3 / 1e12,
+                unit="TFLOP/s")
+
+
 def case_grey(tlk, h, w):
     x = torch.randint(0, 256, (3, h, w), device="cuda", dtype=torch.uint8)
     out_tl = torch.zeros((h, w), device="cuda", dtype=torch.uint8)
@@ -997,10 +1079,10 @@ def copy_bandwidth():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lib", required=True, help="libtl_tutorial_kernels.so")
-    ap.add_argument("--only", default="add,softmax,matmul,persistent,descriptor,attention,backward,dropout,layernorm,grey,"
-                                      "rmsnorm",
+    ap.add_argument("--only", default="add,softmax,matmul,persistent,descriptor,attention,backward,dropout,layernorm,"
+                                      "grouped,grey,rmsnorm",
                     help="comma-separated: add, softmax, matmul, persistent, descriptor, attention, backward, dropout, "
-                         "layernorm, grey, rmsnorm")
+                         "layernorm, grouped, grey, rmsnorm")
     ap.add_argument("--out", default=".", help="directory for tutorials-vs-triton.csv and .svg")
     ap.add_argument("--quick", action="store_true", help="one size per tutorial")
     ap.add_argument("--softmax-programs-per-sm", type=int, default=-1,
@@ -1063,6 +1145,9 @@ def main():
             cases.append(("05 layer norm fwd fp16", f"4096 x {n}", lambda n=n: case_layer_norm(tlk, 4096, n, False)))
         for n in ([4096] if args.quick else [1024, 4096, 8192]):
             cases.append(("05 layer norm bwd fp16", f"4096 x {n}", lambda n=n: case_layer_norm(tlk, 4096, n, True)))
+    if "grouped" in only:
+        for n in ([1024] if args.quick else [512, 1024, 2048]):
+            cases.append(("08 grouped gemm fp16, 4 products", f"{n}^3 each", lambda n=n: case_grouped(tlk, n, 4, sms)))
     if "grey" in only:
         for s in ([4096] if args.quick else [2048, 8192]):
             cases.append(("rgb2grey u8", f"{s} x {s}", lambda s=s: case_grey(tlk, s, s)))

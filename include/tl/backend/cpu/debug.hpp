@@ -8,6 +8,7 @@
 #include <string>
 
 #include "../../core/pid_condition.hpp"
+#include "../../core/ptr.hpp"
 #include "../../expr/block.hpp"
 #include "program.hpp"
 
