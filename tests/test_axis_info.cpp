@@ -111,3 +111,16 @@ TEST_CASE("wrapped and clamped offsets are affine where no wrap acts, which the 
   auto squared = (tl::arange<0, 8>() * tl::arange<0, 8>()) % M;
   STATIC_REQUIRE_FALSE(affine(squared));
 }
+
+TEST_CASE("a pointer made from an address, held as a rank-0 block, is an affine base", "[axis_info]") {
+  std::vector<float> buffer(64, 1.0f);
+  const auto address = std::int64_t(reinterpret_cast<std::uintptr_t>(buffer.data()));
+  auto base = tl::eval(tl::full(address, tl::int64).to(tl::pointer_type<float>));
+  auto rows = tl::arange<0, 4>();
+  auto ptrs = base + rows(_, None) * 16 + tl::arange<0, 8>()(None, _);
+  STATIC_REQUIRE(affine_ptr(ptrs));
+  STATIC_REQUIRE(stride(ptrs) == 1);
+  ptrs += 2;  // a loop's advance keeps the form
+  STATIC_REQUIRE(std::is_same_v<decltype(ptrs), decltype(base + rows(_, None) * 16 + tl::arange<0, 8>()(None, _))>);
+  CHECK(ptrs.at({1, 3}).get() == buffer.data() + 16 + 3 + 2);
+}

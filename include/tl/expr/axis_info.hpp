@@ -10,7 +10,7 @@
 // The loads and stores use it to skip the per-lane contiguity test (backend/cuda/memory.hpp).
 #pragma once
 
-#include "nodes.hpp"
+#include "block.hpp"
 
 namespace tl::detail {
 
@@ -109,6 +109,8 @@ template <class Op, class E>
 struct uniform_of<unary<Op, E>> : uniform_of<E> {};
 template <class T, class E>
 struct uniform_of<cast<T, E>> : uniform_of<E> {};
+template <origin O, class T>
+struct uniform_of<basic_block<O, T>> : std::true_type {};  // a rank-0 block: one value, every thread holds it
 template <class E>
 inline constexpr bool uniform_v = uniform_of<std::remove_cvref_t<E>>::value;
 
@@ -156,6 +158,8 @@ template <class X>
 struct affine_ptr_of : std::false_type {};
 template <class T, bool W>
 struct affine_ptr_of<scalar_expr<T, W>> : std::true_type {};  // a pointer argument
+template <origin O, class T>
+struct affine_ptr_of<basic_block<O, T>> : std::bool_constant<is_ptr_v<T>> {};  // a rank-0 block of a pointer (made from an address)
 template <class Op, class P, class O>
 struct affine_ptr_of<pointer_offset<Op, P, O>> : std::bool_constant<affine_ptr_of<P>::value && affine_of<O>::value> {};
 template <class E, class Shape, class Map>
