@@ -12,7 +12,7 @@
 #      (tl-guide-bench: perf_report sweep against cuBLAS, the autotuner against each config),
 #   4b. race detection on the GPU (tl-race-survey): planted races, and its cost on the puzzles
 #      (tools/dev/race-check-gpu.sh builds the tutorials checked too),
-#   5. differential testing: tl-difftest, seeded random cases of its 34 block programs on both
+#   5. differential testing: tl-difftest, seeded random cases of its 42 block programs on both
 #      backends against the references (TL_DIFFTEST_CASES, default 6800),
 #   6. compute-sanitizer memcheck, racecheck, initcheck and synccheck over every GPU example:
 #      the 12 puzzles, the guide's examples and a share of the differential cases (2 per

@@ -29,6 +29,7 @@ std::vector<program> all_programs() {
   add_elementwise_programs(ps);
   add_reduction_programs(ps);
   add_dot_programs(ps);
+  add_scan_programs(ps);
   return ps;
 }
 

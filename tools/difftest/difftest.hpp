@@ -159,10 +159,11 @@ struct program {
   std::function<std::vector<double>(const params&)> scale;
 };
 
-// The three families register their programs here (elementwise.cpp, reductions.cpp, dots.cpp).
+// The families register their programs here (elementwise.cpp, reductions.cpp, dots.cpp, scans.cpp).
 void add_elementwise_programs(std::vector<program>& programs);
 void add_reduction_programs(std::vector<program>& programs);
 void add_dot_programs(std::vector<program>& programs);
+void add_scan_programs(std::vector<program>& programs);  // scans.cpp: scans, sorts, gathers, atomics
 
 // A generator for one case's inputs: the same params give the same values.
 inline std::mt19937_64 data_rng(const params& p) { return std::mt19937_64(p.data * 0x9E3779B97F4A7C15ull + 17); }
