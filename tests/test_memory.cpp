@@ -172,8 +172,8 @@ template <int B0, int B1>
 TL_KERNEL void descriptor_2d_k(tl::ptr<const float> x, tl::ptr<float> y, int M, int N, int stride, int o0, int o1) {
   auto xd = tl::make_tensor_descriptor(x, {M, N}, {stride, 1}, tl::block_shape<B0, B1>);
   auto yd = tl::make_tensor_descriptor(y, {M, N}, {stride, 1}, tl::block_shape<B0, B1>);
-  auto b = xd.load({o0, o1});
-  yd.store({o0, o1}, b + 1000.0f);
+  auto b = tl::load_tensor_descriptor(xd, {o0, o1});  // Triton's functional forms (the 3-D kernel: the methods)
+  tl::store_tensor_descriptor(yd, {o0, o1}, b + 1000.0f);
 }
 template <int B0, int B1, int B2>
 TL_KERNEL void descriptor_3d_k(tl::ptr<const float> x, tl::ptr<float> out, int D0, int D1, int D2, int o0, int o1, int o2) {

@@ -120,3 +120,13 @@ TEST_CASE("histogram with and without a mask", "[histogram]") {
     REQUIRE(hm[b] == want_masked);
   }
 }
+
+TEST_CASE("broadcast(a, b) stretches both to their common shape", "[shape]") {
+  auto col = random_block<float, 4, 1>(-1, 1);
+  auto row = random_block<float, 1, 8>(-1, 1);
+  auto [c, r] = broadcast(col, row);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(c)>, shape<4, 8>>);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(r)>, shape<4, 8>>);
+  REQUIRE(float(c.at({3, 5})) == float(col.at({3, 0})));
+  REQUIRE(float(r.at({3, 5})) == float(row.at({0, 5})));
+}

@@ -159,6 +159,18 @@ TL_INLINE auto trans(const E& e) {
   }
 }
 
+// broadcast(a, b): both blocks stretched to their common shape, as a std::tuple (Triton's
+// tl.broadcast(a, b)).
+template <class A, class B>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B>)
+TL_INLINE auto broadcast(const A& a, const B& b) {
+  using SA = detail::shape_of_t<A>;
+  using SB = detail::shape_of_t<B>;
+  static_assert(detail::check<error::operands_have_incompatible_shapes<op::broadcast_to, SA, SB, detail::broadcastable_v<SA, SB>>>);
+  using S = typename detail::broadcast_all<SA, SB>::type;
+  return std::tuple{detail::view<A, S, detail::broadcast_map>{{}, a}, detail::view<B, S, detail::broadcast_map>{{}, b}};
+}
+
 // ravel(x): the elements in row-major order as a 1-D block (Triton's tl.ravel).
 template <class E>
   requires detail::is_expr_v<E>

@@ -104,4 +104,16 @@ TL_HD tensor_descriptor<T, B...> make_tensor_descriptor(ptr<T> base, const std::
   return d;
 }
 
+// Triton's functional forms: tl.load_tensor_descriptor(desc, offsets), tl.store_tensor_descriptor(desc, offsets, value).
+template <class T, int... B>
+TL_HD auto load_tensor_descriptor(const tensor_descriptor<T, B...>& desc, const std::int64_t (&o)[sizeof...(B)],
+                                  source_location where = source_location::current()) {
+  return desc.load(o, where);
+}
+template <class T, int... B, class V>
+TL_HD void store_tensor_descriptor(const tensor_descriptor<T, B...>& desc, const std::int64_t (&o)[sizeof...(B)], V value,
+                                   source_location where = source_location::current()) {
+  desc.store(o, value, where);
+}
+
 }  // namespace tl
