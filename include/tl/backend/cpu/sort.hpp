@@ -1,8 +1,8 @@
 // tl/backend/cpu/sort.hpp: sort, gather and histogram on the CPU backend (ops/sort.hpp): each
-// line sorted by the total order of core/sort_key.hpp, gathers and counts element by element.
+// line sorted by the total order of core/sort_key.hpp (the GPU's bitonic network, run in
+// order), gathers and counts element by element.
 #pragma once
 
-#include <algorithm>
 #include <vector>
 
 #include "../../core/sort_key.hpp"
@@ -22,9 +22,19 @@ void sort(const E& e, Out& out) {
       c[Axis] = k;
       line[std::size_t(k)] = e.at(c);
     }
-    std::sort(line.begin(), line.end(), [](const T& a, const T& b) {
-      return Descending ? sort_key(b) < sort_key(a) : sort_key(a) < sort_key(b);
-    });
+    for (int k = 2; k <= K; k *= 2)  // K is a power of two (ops/sort.hpp checks)
+      for (int j = k / 2; j > 0; j /= 2)
+        for (int lo = 0; lo < K; ++lo) {
+          if (lo & j) continue;  // each pair (lo, lo + j) once
+          T& a = line[std::size_t(lo)];
+          T& b = line[std::size_t(lo + j)];
+          const bool up = ((lo & k) == 0) != Descending;
+          if (up ? sort_key(b) < sort_key(a) : sort_key(a) < sort_key(b)) {
+            const T t = a;
+            a = b;
+            b = t;
+          }
+        }
     for (int k = 0; k < K; ++k) {
       c[Axis] = k;
       out.v[ravel<S>(c)] = line[std::size_t(k)];
