@@ -24,7 +24,7 @@ void sort(const E& e, Out& out) {
     }
     for (int k = 2; k <= K; k *= 2)  // K is a power of two (ops/sort.hpp checks)
       for (int j = k / 2; j > 0; j /= 2)
-        for (int lo = 0; lo < K; ++lo) {
+        for (int lo = 0; lo + j < K; ++lo) {
           if (lo & j) continue;  // each pair (lo, lo + j) once
           T& a = line[std::size_t(lo)];
           T& b = line[std::size_t(lo + j)];
