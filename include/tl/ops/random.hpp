@@ -6,12 +6,14 @@
 //
 // The same seed and offset give the same number wherever and whenever they are drawn: no state
 // goes through the kernel. Each op returns lazy expressions (Philox runs where the element is
-// evaluated; the 4x forms return four expressions of one draw, and the GPU's compiler computes
-// the draw once when they are evaluated together). randint* give uint32, rand* float32 in
-// [0, 1), randn* float32 standard normals. The arithmetic is expr/philox.hpp.
+// evaluated; the 4x forms return a std::tuple of four expressions of one draw, and the GPU's
+// compiler computes the draw once when they are evaluated together). randint* give uint32,
+// rand* float32 in [0, 1), randn* float32 standard normals. The arithmetic is expr/philox.hpp.
 #pragma once
 
 #include "../expr/philox.hpp"
+#include <tuple>
+
 #include "../expr/block.hpp"
 
 namespace tl {
@@ -46,15 +48,6 @@ struct philox_fn {
   }
 };
 
-// Four expressions of one draw, for structured bindings: auto [a, b, c, d] = tl::rand4x(...).
-template <class A, class B, class C, class D>
-struct four_blocks {
-  A x0;
-  B x1;
-  C x2;
-  D x3;
-};
-
 template <class Op, class S, class O>
 TL_INLINE constexpr bool random_operands_ok() {
   using VS = value_of_t<as_expr_t<S>>;
@@ -84,7 +77,7 @@ TL_INLINE auto four_draws(const S& seed, const O& offsets) {
   auto x1 = random_expr<Form, 1, NRounds>(seed, offsets);
   auto x2 = random_expr<Form, 2, NRounds>(seed, offsets);
   auto x3 = random_expr<Form, 3, NRounds>(seed, offsets);
-  return four_blocks<decltype(x0), decltype(x1), decltype(x2), decltype(x3)>{x0, x1, x2, x3};
+  return std::tuple{x0, x1, x2, x3};  // auto [a, b, c, d] = ...
 }
 
 }  // namespace detail
@@ -163,7 +156,7 @@ TL_INLINE auto philox(S seed, C0 c0, C1 c1, C2 c2, C3 c3) {
   auto w1 = word(std::integral_constant<int, 1>{});
   auto w2 = word(std::integral_constant<int, 2>{});
   auto w3 = word(std::integral_constant<int, 3>{});
-  return four_blocks<decltype(w0), decltype(w1), decltype(w2), decltype(w3)>{w0, w1, w2, w3};
+  return std::tuple{w0, w1, w2, w3};
 }
 
 }  // namespace tl

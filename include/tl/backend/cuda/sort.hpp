@@ -14,17 +14,6 @@
 namespace tl::detail::cuda {
 
 #if TL_DEVICE_PASS
-// Writes block x (its own layout) to dst in row-major order: one writer per element.
-template <class X, class T>
-__device__ __forceinline__ void write_flat(const X& x, T* dst) {
-  using L = typename X::layout;
-  const int t = thread_id();
-  if (L::replicated && t != 0) return;
-  TL_UNROLL
-  for (int i = 0; i < L::slots; ++i)
-    if (L::valid(t, i)) dst[L::flat(t, i)] = x.v[i];
-}
-
 template <int Axis, bool Descending, class S, class E, class Out>
 __device__ void sort(const E& e, Out& out) {
   using T = value_of_t<E>;
@@ -36,7 +25,7 @@ __device__ void sort(const E& e, Out& out) {
   T* buf = reinterpret_cast<T*>(scratch<scratch_size(smem_bytes<T>(S::size))>());
   const int t = thread_id();
   barrier();
-  write_flat(x, buf);
+  write_rows(x, buf);
   barrier();
   for (int k = 2; k <= K; k *= 2) {
     for (int j = k / 2; j > 0; j /= 2) {
@@ -74,7 +63,7 @@ __device__ void gather(const E& src, const I& index, Out& out) {
   T* buf = reinterpret_cast<T*>(scratch<scratch_size(smem_bytes<T>(S::size))>());
   const int t = thread_id();
   barrier();
-  write_flat(x, buf);
+  write_rows(x, buf);
   barrier();
   using LO = typename Out::layout;
   TL_UNROLL
