@@ -131,6 +131,19 @@ __device__ __forceinline__ bool chunk_is_vector(const P (&p)[V], const bool (&m)
   }
 }
 
+// The thread's index in a general path that an affine fast path precedes, read through an
+// empty volatile asm: the per-element coordinates derived from it are then computed where the
+// general path runs. Read plainly, they are loop invariants that get hoisted out of the
+// kernel's loops and held in registers through the fast path as well (a row of 32 elements a
+// thread kept 32 column indices live, and ptxas gave the program twice the registers the fast
+// path needs: half the programs a multiprocessor).
+template <bool AfterFastPath>
+__device__ __forceinline__ int general_path_thread_id() {
+  int t = thread_id();
+  if constexpr (AfterFastPath) asm volatile("" : "+r"(t));
+  return t;
+}
+
 // ---- the affine fast path ----
 // When the pointers are affine in the coordinates and the mask is convex (axis_info.hpp), a
 // few evaluations at the block's origin, its unit steps and its corners tell the whole
@@ -242,7 +255,7 @@ __device__ __forceinline__ void load(EP ptrs, EM mask, EO other, const source_lo
   }
   [[maybe_unused]] access_tracker<S, O> tracker;
   [[maybe_unused]] race_notes<(TL_DEVICE_CHECKS && races_tracked) ? L::slots : 1> notes;
-  const int t = thread_id();
+  const int t = general_path_thread_id<affine_access_v<S, EP, EM, T, V>>();
   TL_UNROLL
   for (int i0 = 0; i0 < L::slots; i0 += V) {
     P p[V];
@@ -313,11 +326,11 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
   constexpr int V = L::vec;
   settle_dots<EP, EV, EM>();
   stage<S, O>(ptrs, value, mask);
-  const int t = thread_id();
   if constexpr (affine_access_v<S, EP, EM, Q, V>) {
     P origin;
     std::int64_t stride[S::rank];
     if (affine_setup<S, V>(ptrs, mask, origin, stride)) {
+      const int t = thread_id();
       Q* o = origin.get() + affine_thread_offset<S, L>(stride, t);
       TL_UNROLL
       for (int i0 = 0; i0 < L::slots; i0 += V) {
@@ -334,6 +347,7 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
   }
   [[maybe_unused]] access_tracker<S, O> tracker;
   [[maybe_unused]] race_notes<TL_DEVICE_CHECKS ? L::slots : 1> notes;
+  const int t = general_path_thread_id<affine_access_v<S, EP, EM, Q, V>>();
   // A one-element block is held by every thread; thread 0 writes it.
   const bool writer = !L::replicated || t == 0;
   TL_UNROLL
