@@ -227,3 +227,94 @@ TEST_CASE("umulhi: the high half of the unsigned product, 32 and 64 bits", "[ele
   }
   REQUIRE(umulhi(std::uint32_t(0xffffffffu), std::uint32_t(0xffffffffu)) == 0xfffffffeu);  // scalars too
 }
+
+namespace {
+// The steps of the Collatz walk from v (at most 200): a scalar function with a loop and branches.
+int collatz_steps(int v) {
+  int s = 0;
+  while (v > 1 && s < 200) {
+    v = v % 2 ? 3 * v + 1 : v / 2;
+    ++s;
+  }
+  return s;
+}
+struct softplus_fn {  // a class with a TL_HD call operator works as well as a lambda
+  TL_HD float operator()(float x, float beta) const { return x * beta > 20.f ? x : std::log1p(std::exp(x * beta)) / beta; }
+};
+}  // namespace
+
+TEST_CASE("map_elementwise: a scalar function with loops and branches, one result or a tuple", "[elementwise][map]") {
+  auto n = random_block<int, 8, 16>(1, 1000);
+  auto steps = map_elementwise(
+      [](int v) {
+        int s = 0;
+        while (v > 1 && s < 200) {
+          v = v % 2 ? 3 * v + 1 : v / 2;
+          ++s;
+        }
+        return s;
+      },
+      n);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(steps)>, int>);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(steps)>, shape<8, 16>>);
+  const auto vs = values(steps), vn = values(n);
+  for (std::size_t i = 0; i < vs.size(); ++i) REQUIRE(vs[i] == collatz_steps(int(vn[i])));
+
+  // Broadcast operands, a C++ scalar among them, and a class instead of a lambda.
+  auto col = random_block<float, 4, 1>(-30, 30);
+  auto row = random_block<float, 8>(0.5, 2);
+  auto sp = map_elementwise(softplus_fn{}, col, row);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(sp)>, shape<4, 8>>);
+  const auto vsp = values(sp);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j) {
+      const double x = col[i], b = row[j];
+      const double want = x * b > 20 ? x : std::log1p(std::exp(x * b)) / b;
+      REQUIRE(std::fabs(vsp[std::size_t(i * 8 + j)] - want) <= 1e-5 * std::max(1.0, std::fabs(want)));
+    }
+
+  // A std::tuple result: a std::tuple of blocks, the function run once an element.
+  auto [lo, hi, k] = map_elementwise(
+      [](float a, float b) { return std::tuple{a < b ? a : b, a < b ? b : a, int(a < b)}; }, col, row);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(k)>, int>);
+  const auto vlo = values(lo), vhi = values(hi), vk = values(k);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j) {
+      const std::size_t e = std::size_t(i * 8 + j);
+      REQUIRE(vlo[e] == double(std::min(col[i], row[j])));
+      REQUIRE(vhi[e] == double(std::max(col[i], row[j])));
+      REQUIRE(vk[e] == double(col[i] < row[j]));
+    }
+}
+
+namespace {
+// map_elementwise inside a kernel, with masks, at random sizes (the CPU backend; the GPU test
+// runs the same kernel on both).
+template <int B>
+TL_KERNEL void clipped_collatz_kernel(tl::ptr<const int> x_ptr, tl::ptr<int> out_ptr, int n) {
+  auto i = tl::program_id(0) * B + tl::arange<0, B>();
+  auto m = i < n;
+  auto x = tl::load(x_ptr + i, m, 1);
+  auto s = tl::map_elementwise(
+      [](int v, int cap) {
+        int steps = 0;
+        while (v > 1 && steps < cap) {
+          v = (v & 1) ? 3 * v + 1 : v >> 1;
+          ++steps;
+        }
+        return steps;
+      },
+      x, 200);
+  tl::store(out_ptr + i, s, m);
+}
+}  // namespace
+
+TEST_CASE("map_elementwise in a kernel: masked, at random sizes", "[elementwise][map][launch]") {
+  for (int rep = 0; rep < 4; ++rep) {
+    const int n = std::uniform_int_distribution<int>(1, 700)(testing::rng());
+    std::vector<int> x(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n), -7);
+    for (auto& v : x) v = std::uniform_int_distribution<int>(1, 100000)(testing::rng());
+    launch<clipped_collatz_kernel<128>>(grid(cdiv(n, 128)), x, out, n);
+    for (int i = 0; i < n; ++i) REQUIRE(out[std::size_t(i)] == collatz_steps(x[std::size_t(i)]));
+  }
+}

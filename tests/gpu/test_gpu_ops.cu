@@ -299,3 +299,100 @@ TEST_CASE("dot with out_dtype float16 agrees with the CPU", "[gpu][dot]") {
   // Summation order may differ: one fp16 ulp at |x| < 8.
   require_agree(run(cpu), run(cuda), 8e-3, 2e-3, "dot out_dtype float16");
 }
+
+// map_elementwise: a lambda with a loop and branches, a class with a TL_HD operator, and a
+// std::tuple result, over broadcast operands and masks.
+struct gpu_softplus_fn {
+  TL_HD float operator()(float x, float beta) const { return x * beta > 20.f ? x : log1pf(expf(x * beta)) / beta; }
+};
+template <int B0, int B1>
+TL_KERNEL void map_elementwise_kernel(tl::ptr<const int> n_ptr, tl::ptr<const float> x_ptr, tl::ptr<const float> beta_ptr,
+                                      tl::ptr<int> steps_ptr, tl::ptr<float> sp_ptr, tl::ptr<float> lo_ptr, int N0, int N1) {
+  auto i = tl::program_id(0) * B0 + tl::arange<0, B0>();
+  auto j = tl::arange<0, B1>();
+  auto mi = i < N0;
+  auto mj = j < N1;
+  auto m = mi(_, None) & mj(None, _);
+  auto offs = i(_, None) * N1 + j(None, _);
+  auto n = tl::load(n_ptr + offs, m, 1);
+  auto x = tl::load(x_ptr + i, mi, 0.0f);
+  auto beta = tl::load(beta_ptr + j, mj, 1.0f);
+  auto steps = tl::map_elementwise(
+      [](int v, int cap) {
+        int s = 0;
+        while (v > 1 && s < cap) {
+          v = (v & 1) ? 3 * v + 1 : v >> 1;
+          ++s;
+        }
+        return s;
+      },
+      n, 300);
+  tl::store(steps_ptr + offs, steps, m);
+  tl::store(sp_ptr + offs, tl::map_elementwise(gpu_softplus_fn{}, x(_, None), beta(None, _)), m);
+  auto [lo, hi] = tl::map_elementwise([](float a, float b) { return std::tuple{a < b ? a : b, a < b ? b : a}; }, x(_, None),
+                                      beta(None, _));
+  tl::store(lo_ptr + offs, hi - lo, m);
+}
+
+TEST_CASE("map_elementwise agrees with the CPU: loops, classes, tuples, broadcasts", "[gpu][elementwise][map]") {
+  for (int rep = 0; rep < 4; ++rep) {
+    const int n0 = random_int(1, 100), n1 = random_int(1, 64);
+    std::vector<int> n(static_cast<std::size_t>(n0) * n1);
+    for (auto& v : n) v = random_int(1, 100000);
+    auto x = random_values(n0, -30, 30), beta = random_values(n1, 0.5, 2);
+    auto run = [&](const tl::launch_options& o) {
+      std::vector<int> steps(n.size(), -1);
+      std::vector<float> sp(n.size(), NAN), lo(n.size(), NAN);
+      tl::launch<map_elementwise_kernel<32, 64>>(tl::grid(tl::cdiv(n0, 32)), o, n, x, beta, steps, sp, lo, n0, n1);
+      return std::tuple{steps, sp, lo};
+    };
+    const auto [c_steps, c_sp, c_lo] = run(cpu);
+    const auto [g_steps, g_sp, g_lo] = run(cuda);
+    const std::string what = "sizes " + std::to_string(n0) + " x " + std::to_string(n1);
+    require_agree(c_steps, g_steps, 0, 0, what);
+    require_agree(c_sp, g_sp, 1e-6, 1e-5, what);
+    require_agree(c_lo, g_lo, 0, 0, what);
+  }
+}
+
+// Inline assembly the C++ way (docs/02: tl.inline_asm_elementwise): an asm statement in the
+// function given to map_elementwise, with the host branch the CPU backend runs.
+struct rotate_left_fn {
+  TL_HD std::uint32_t operator()(std::uint32_t x, std::uint32_t n) const {
+#ifdef __CUDA_ARCH__
+    std::uint32_t r;
+    asm("shf.l.wrap.b32 %0, %1, %1, %2;" : "=r"(r) : "r"(x), "r"(n));
+    return r;
+#else
+    return (x << (n & 31)) | (x >> ((32 - n) & 31));
+#endif
+  }
+};
+template <int B>
+TL_KERNEL void rotate_kernel(tl::ptr<const std::uint32_t> x_ptr, tl::ptr<const std::uint32_t> n_ptr, tl::ptr<std::uint32_t> y_ptr,
+                             int n) {
+  auto i = tl::program_id(0) * B + tl::arange<0, B>();
+  auto x = tl::load(x_ptr + i, i < n);
+  auto s = tl::load(n_ptr + i, i < n);
+  tl::store(y_ptr + i, tl::map_elementwise(rotate_left_fn{}, x, s), i < n);
+}
+
+TEST_CASE("inline assembly in map_elementwise agrees with its host branch", "[gpu][elementwise][map]") {
+  const int n = random_int(1, 3000);
+  std::vector<std::uint32_t> x(static_cast<std::size_t>(n)), s(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = std::uint32_t(rng()());
+    s[i] = std::uint32_t(random_int(0, 40));
+  }
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<std::uint32_t> y(x.size(), 0xdeadbeefu);
+    tl::launch<rotate_kernel<256>>(tl::grid(tl::cdiv(n, 256)), o, x, s, y, n);
+    return y;
+  };
+  const auto c = run(cpu), g = run(cuda);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    INFO("element " << i << ": x " << x[i] << ", shift " << s[i]);
+    REQUIRE(c[i] == g[i]);
+    REQUIRE(c[i] == ((x[i] << (s[i] % 32)) | (x[i] >> ((32 - s[i] % 32) % 32))));
+  }
+}

@@ -29,6 +29,7 @@ struct philox; struct randint; struct randint4x; struct rand; struct rand4x; str
 struct sum; struct max; struct min; struct argmax; struct argmin;
 struct join; struct cat; struct sort; struct topk; struct gather; struct histogram;
 struct cumsum; struct cumprod; struct associative_scan; struct reduce; struct xor_sum; struct reduce_or;
+struct map_elementwise;
 }  // namespace op
 
 namespace error {
@@ -354,6 +355,13 @@ struct combine_function_does_not_fit {
   static_assert(Ok, "tl::associative_scan/tl::reduce: the combine function must take two values (for a tuple of n "
                     "blocks: n values, then n more) and return one (a std::tuple of n), and must not capture (the op, "
                     "the function and the value it is called with: this tl::error type's template arguments).");
+};
+
+template <class F, class Values, bool Ok>
+struct map_function_does_not_fit {
+  static_assert(Ok, "tl::map_elementwise: the function must take one value of each operand's element type and "
+                    "return a value or a std::tuple of values, and must not capture (the function and the element "
+                    "types, as a tl::detail::type_list: this tl::error type's template arguments).");
 };
 
 template <class Op, class Seed, class Offset, bool Ok>

@@ -74,4 +74,15 @@ struct unzip_fn {
   TL_INLINE auto operator()(const P& p) const { return get<I>(p); }
 };
 
+// A tuple of blocks as one expression of packs (its blocks broadcast together), and a block
+// of packs as a tuple of expressions, member by member.
+template <class... E>
+TL_INLINE auto zip_blocks(const std::tuple<E...>& t) {
+  return std::apply([](const auto&... e) { return map_expr<zip_fn, as_expr_t<E>...>{{}, make_operands(as_expr(e)...)}; }, t);
+}
+template <class B, int... I>
+TL_INLINE auto unzip_block(const B& b, std::integer_sequence<int, I...>) {
+  return std::tuple{map_expr<unzip_fn<I>, B>{{}, {b, {}}}...};
+}
+
 }  // namespace tl::detail

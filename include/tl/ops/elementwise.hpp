@@ -5,8 +5,12 @@
 // scalars they compute the scalar result directly.
 #pragma once
 
+#include <tuple>
+#include <type_traits>
+
 #include "../backend/lowering.hpp"
 #include "../expr/block.hpp"
+#include "../expr/pack.hpp"
 
 namespace tl {
 namespace detail {
@@ -216,6 +220,57 @@ template <class A, class B, class C>
   requires(detail::is_operand_v<A> && detail::is_operand_v<B> && detail::is_operand_v<C>)
 TL_INLINE auto clamp(A x, B lo, C hi) {
   return detail::make_ternary<detail::clamp_fn, op::clamp>(x, lo, hi);
+}
+
+// map_elementwise(fn, x, y, ...): fn applied to the operands' elements, broadcast together
+// (Triton's tl.map_elementwise). fn takes one value of each operand's element type and may
+// branch and loop; it is a lambda without captures written in the kernel (so it runs on both
+// backends, as everything in a kernel does) or a class with a TL_HD call operator. It returns
+// a value (a lazy expression of that type) or a std::tuple of values (a std::tuple of blocks:
+// fn runs once an element).
+namespace detail {
+template <class F>
+struct tuple_result_fn {  // fn's std::tuple as one pack
+  template <class... X>
+  TL_INLINE auto operator()(const X&... x) const {
+    return std::apply([](const auto&... r) { return make_pack(r...); }, F{}(x...));
+  }
+};
+template <class T>
+inline constexpr bool is_std_tuple_v = false;
+template <class... T>
+inline constexpr bool is_std_tuple_v<std::tuple<T...>> = true;
+template <class F, class... V>
+constexpr bool map_function_fits() {
+  if constexpr (!std::is_default_constructible_v<F> || !std::is_invocable_v<const F&, V...>) return false;
+  else return !std::is_void_v<std::invoke_result_t<const F&, V...>>;
+}
+}  // namespace detail
+
+template <class F, class A0, class... A>
+  requires(detail::is_operand_v<A0> && (detail::is_operand_v<A> && ...) && (detail::is_expr_v<A0> || ... || detail::is_expr_v<A>))
+TL_INLINE auto map_elementwise(F, const A0& a0, const A&... args) {
+  using first = detail::shape_of_t<detail::as_expr_t<A0>>;
+  using all = detail::broadcast_all<first, detail::shape_of_t<detail::as_expr_t<A>>...>;
+  static_assert(detail::check<error::operands_have_incompatible_shapes<op::map_elementwise, first,
+                                                                       typename all::type, all::value>>);
+  constexpr bool fits =
+      detail::map_function_fits<F, detail::value_of_t<detail::as_expr_t<A0>>, detail::value_of_t<detail::as_expr_t<A>>...>();
+  static_assert(detail::check<error::map_function_does_not_fit<
+                    F, detail::type_list<detail::value_of_t<detail::as_expr_t<A0>>, detail::value_of_t<detail::as_expr_t<A>>...>, fits>>);
+  if constexpr (!fits || !all::value) {
+    return detail::as_expr(a0);  // after the error above
+  } else {
+    using R = std::invoke_result_t<const F&, detail::value_of_t<detail::as_expr_t<A0>>, detail::value_of_t<detail::as_expr_t<A>>...>;
+    auto operands = detail::make_operands(detail::as_expr(a0), detail::as_expr(args)...);
+    if constexpr (detail::is_std_tuple_v<R>) {
+      using Z = detail::map_expr<detail::tuple_result_fn<F>, detail::as_expr_t<A0>, detail::as_expr_t<A>...>;
+      const detail::block_t<detail::value_of_t<Z>, detail::shape_of_t<Z>> held(Z{{}, operands});
+      return detail::unzip_block(held, std::make_integer_sequence<int, int(std::tuple_size_v<R>)>{});
+    } else {
+      return detail::map_expr<F, detail::as_expr_t<A0>, detail::as_expr_t<A>...>{{}, operands};
+    }
+  }
 }
 
 // ---- math ----

@@ -114,16 +114,6 @@ struct combining_reducer {
   template <class T> TL_INLINE static result<T> finish(const acc<T>& a, int) { return convert_value<result<T>>(a); }
 };
 
-// A tuple of blocks as one expression of packs (its blocks broadcast together).
-template <class... E>
-TL_INLINE auto zip_blocks(const std::tuple<E...>& t) {
-  return std::apply([](const auto&... e) { return map_expr<zip_fn, as_expr_t<E>...>{{}, make_operands(as_expr(e)...)}; }, t);
-}
-template <class B, int... I>
-TL_INLINE auto unzip_block(const B& b, std::integer_sequence<int, I...>) {
-  return std::tuple{map_expr<unzip_fn<I>, B>{{}, {b, {}}}...};
-}
-
 template <class Op, class S, int Axis, class F, class A>
 TL_INLINE constexpr bool check_scan_args() {
   constexpr int axis = normalize_axis<S, Axis>;
