@@ -165,3 +165,99 @@ TEST_CASE("a store between a load and the dot it feeds is reported", "[dot][laun
     REQUIRE_THAT(e.what(), Catch::Contains("stored to before the tl::dot it feeds") && Catch::Contains("test_dot.cpp"));
   }
 }
+
+namespace {
+// Independent decoders of the microscaling formats (OCP MX v1.0), in double.
+double e2m1_ref(int c) {
+  static const double mag[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  return (c & 8) ? -mag[c & 7] : mag[c & 7];
+}
+double e4m3_ref(int b) {  // bias 7, 3 mantissa bits, subnormals, S.1111.111 is NaN
+  const int e = (b >> 3) & 15, m = b & 7;
+  const double v = e == 0 ? std::ldexp(m / 8.0, -6) : std::ldexp(1 + m / 8.0, e - 7);
+  return (b & 128) ? -v : v;
+}
+double e5m2_ref(int b) {  // bias 15, 2 mantissa bits
+  const int e = (b >> 2) & 31, m = b & 3;
+  const double v = e == 0 ? std::ldexp(m / 4.0, -14) : std::ldexp(1 + m / 4.0, e - 15);
+  return (b & 128) ? -v : v;
+}
+int random_byte(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(testing::rng()); }
+}  // namespace
+
+TEST_CASE("dot_scaled: fp4, fp8 and bf16 operands with e8m0 scales against a plain loop in double", "[dot][dot_scaled]") {
+  constexpr int M = 32, K = 64, N = 16;
+  // e2m1 (two codes a byte along K, the first in the low bits) times e4m3 bits, both scaled.
+  block<std::uint8_t, M, K / 2> a;
+  block<std::uint8_t, M, K / 32> as;
+  block<std::uint8_t, K, N> b;
+  block<std::uint8_t, N, K / 32> bs;
+  for (int i = 0; i < M * K / 2; ++i) a[i] = std::uint8_t(random_byte(0, 255));
+  for (int i = 0; i < M * K / 32; ++i) as[i] = std::uint8_t(random_byte(120, 134));
+  for (int i = 0; i < K * N; ++i) {
+    int v = random_byte(0, 255);
+    if ((v & 127) == 127) v = 0x38;  // not NaN
+    b[i] = std::uint8_t(v);
+  }
+  for (int i = 0; i < N * K / 32; ++i) bs[i] = std::uint8_t(random_byte(120, 134));
+  const auto got = values(dot_scaled<"e2m1", "e4m3">(a, as, b, bs));
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double want = 0, size = 0;
+      for (int k = 0; k < K; ++k) {
+        const int code = (a[m * (K / 2) + k / 2] >> (4 * (k % 2))) & 15;
+        const double x = e2m1_ref(code) * std::ldexp(1.0, as[m * (K / 32) + k / 32] - 127);
+        const double y = e4m3_ref(b[k * N + n]) * std::ldexp(1.0, bs[n * (K / 32) + k / 32] - 127);
+        want += x * y;
+        size += std::fabs(x * y);
+      }
+      INFO("element " << m << ", " << n);
+      REQUIRE(std::fabs(got[std::size_t(m * N + n)] - want) <= 1e-6 * size + 1e-30);
+    }
+
+  // e4m3 (a tl::fp8e4nv block) times e2m1 packed along K (K/2 x N bytes).
+  block<fp8e4nv, M, K> e;
+  for (int i = 0; i < M * K; ++i) {
+    int v = random_byte(0, 255);
+    if ((v & 127) == 127) v = 0x40;
+    e[i] = detail::bit_cast<fp8e4nv>(std::uint8_t(v));
+  }
+  block<std::uint8_t, K / 2, N> f;
+  for (int i = 0; i < K / 2 * N; ++i) f[i] = std::uint8_t(random_byte(0, 255));
+  const auto got3 = values(dot_scaled<"e4m3", "e2m1">(e, as, f, bs));
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double want = 0, size = 0;
+      for (int k = 0; k < K; ++k) {
+        const double x = e4m3_ref(detail::bit_cast<std::uint8_t>(e[m * K + k])) * std::ldexp(1.0, as[m * (K / 32) + k / 32] - 127);
+        const int code = (f[(k / 2) * N + n] >> (4 * (k % 2))) & 15;
+        const double y = e2m1_ref(code) * std::ldexp(1.0, bs[n * (K / 32) + k / 32] - 127);
+        want += x * y;
+        size += std::fabs(x * y);
+      }
+      INFO("element " << m << ", " << n);
+      REQUIRE(std::fabs(got3[std::size_t(m * N + n)] - want) <= 1e-6 * size + 1e-30);
+    }
+
+  // bf16 without a scale times e5m2 (a tl::fp8e5 block) packed fp4-free, plus an accumulator.
+  auto c = random_block<bf16, M, K>(-2, 2);
+  block<fp8e5, K, N> d;
+  for (int i = 0; i < K * N; ++i) {
+    const int v = random_byte(0, 255) & 0x7b;  // exponent below 31: finite
+    d[i] = detail::bit_cast<fp8e5>(std::uint8_t(v));
+  }
+  auto acc = random_block<float, M, N>(-1, 1);
+  const auto got2 = values(dot_scaled<"bf16", "e5m2">(c, None, d, bs, acc));
+  const auto vc = values(c);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double want = acc[m * N + n], size = std::fabs(want);
+      for (int k = 0; k < K; ++k) {
+        const double y = e5m2_ref(detail::bit_cast<std::uint8_t>(d[k * N + n])) * std::ldexp(1.0, bs[n * (K / 32) + k / 32] - 127);
+        want += vc[std::size_t(m * K + k)] * y;
+        size += std::fabs(vc[std::size_t(m * K + k)] * y);
+      }
+      INFO("element " << m << ", " << n);
+      REQUIRE(std::fabs(got2[std::size_t(m * N + n)] - want) <= 1e-6 * size + 1e-30);
+    }
+}

@@ -22,6 +22,7 @@
 #include "ops/creation.hpp"
 #include "ops/debug.hpp"
 #include "ops/dot.hpp"
+#include "ops/dot_scaled.hpp"
 #include "ops/elementwise.hpp"
 #include "ops/memory.hpp"
 #include "ops/program.hpp"

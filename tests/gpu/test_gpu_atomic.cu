@@ -193,3 +193,42 @@ TEST_CASE("a small block's atomics run once, and every thread gets the old value
   run(cpu);
   run(cuda);
 }
+
+namespace {
+// Every program adds its row of vals into one shared row of acc starting at `shift` (0: every
+// chunk aligned, the vector instructions; 1: none aligned, one instruction a lane), masked to
+// the first n columns. The old values a program gets back are summed into olds per row.
+template <int B, class T>
+TL_KERNEL void row_add_kernel(tl::ptr<const T> vals, tl::ptr<T> acc, tl::ptr<float> olds, int n, int shift) {
+  auto cols = tl::arange<0, B>();
+  auto m = cols < n;
+  auto v = tl::load(vals + tl::program_id(0) * B + cols, m);
+  auto old = tl::atomic_add(acc + shift + cols, v, m);
+  tl::store(olds + tl::program_id(0), tl::sum<0>(tl::where(m, old.to(tl::float32), 0.0f)));
+}
+
+template <class T, int B>
+void check_row_add() {
+  for (int shift : {0, 1}) {
+    // Sums of small integers, exact in every type (bfloat16's: up to 256).
+    constexpr bool narrow = std::is_same_v<T, tl::bf16>;
+    const int programs = random_int(2, narrow ? 120 : 300), n = random_int(1, 3) == 1 ? random_int(1, B) : B;
+    std::vector<T> vals(static_cast<std::size_t>(programs) * B);
+    for (auto& v : vals) v = T(float(narrow ? random_int(-1, 1) : random_int(-2, 3)));
+    auto run = [&](const tl::launch_options& o) {
+      std::vector<T> acc(B + 1, T(1.0f));
+      std::vector<float> olds(static_cast<std::size_t>(programs), NAN);
+      tl::launch<row_add_kernel<B, T>>(tl::grid(programs), o, vals, acc, olds, n, shift);
+      return acc;  // exact: small integers in every type
+    };
+    require_agree(run(cpu), run(cuda), 0, 0, "rows " + std::to_string(programs) + ", n " + std::to_string(n) + ", shift " + std::to_string(shift));
+  }
+}
+}  // namespace
+
+TEST_CASE("atomic_add of whole rows (vector instructions on sm_90) agrees with the CPU backend", "[gpu][atomic]") {
+  check_row_add<float, 1024>();  // chunks of 4
+  check_row_add<float, 256>();   // chunks of 2
+  check_row_add<tl::fp16, 1024>();
+  check_row_add<tl::bf16, 512>();
+}

@@ -239,3 +239,47 @@ TEST_CASE("each form of B with a loaded accumulator (B's columns permuted) agree
   check_form_with_loaded_acc<tl::fp8e5, 64, 64, 128, transposed>();
   check_form_with_loaded_acc<tl::fp16, 64, 64, 64, rows>();
 }
+
+// dot_scaled in a matmul loop: fp4 (e2m1, two a byte along K) with e8m0 scales times fp8 bits
+// (e4m3) with scales, loaded tile by tile, upcast to bf16 and multiplied on the tensor cores.
+template <int BM, int BN, int BK>
+TL_KERNEL void mx_matmul_kernel(tl::ptr<const std::uint8_t> a_ptr, tl::ptr<const std::uint8_t> as_ptr,
+                                tl::ptr<const std::uint8_t> b_ptr, tl::ptr<const std::uint8_t> bs_ptr, tl::ptr<float> c_ptr,
+                                int M, int N, int K) {
+  auto offs_m = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto offs_n = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto mm = offs_m < M;
+  auto mn = offs_n < N;
+  auto acc = tl::zeros<BM, BN>(tl::float32);
+  for (int k : tl::range(0, K, BK)) {
+    auto kb = k / 2 + tl::arange<0, BK / 2>();
+    auto kk = k + tl::arange<0, BK>();
+    auto ks = k / 32 + tl::arange<0, BK / 32>();
+    auto a = tl::load(a_ptr + offs_m(_, None) * (K / 2) + kb(None, _), mm(_, None));
+    auto as = tl::load(as_ptr + offs_m(_, None) * (K / 32) + ks(None, _), mm(_, None), 127);
+    auto b = tl::load(b_ptr + kk(_, None) * N + offs_n(None, _), mn(None, _));
+    auto bs = tl::load(bs_ptr + offs_n(_, None) * (K / 32) + ks(None, _), mn(_, None), 127);
+    acc = tl::dot_scaled<"e2m1", "e4m3">(a, as, b, bs, acc);
+  }
+  tl::store(c_ptr + offs_m(_, None) * N + offs_n(None, _), acc, mm(_, None) & mn(None, _));
+}
+
+TEST_CASE("dot_scaled (fp4 x fp8 with e8m0 scales) agrees with the CPU in a matmul loop", "[gpu][dot][dot_scaled]") {
+  for (int rep = 0; rep < 3; ++rep) {
+    const int M = random_int(1, 150), N = random_int(1, 100), K = 64 * random_int(1, 4);
+    std::vector<std::uint8_t> a(static_cast<std::size_t>(M) * K / 2), as(static_cast<std::size_t>(M) * K / 32),
+        b(static_cast<std::size_t>(K) * N), bs(static_cast<std::size_t>(N) * K / 32);
+    for (auto& v : a) v = std::uint8_t(random_int(0, 255));
+    // Scales of 1/2 to 2 and e4m3 values below 1 in magnitude (exponent field at most 6, so never
+    // NaN): sums of at most 256 products of at most 24, compared within float32's rounding.
+    for (auto& v : as) v = std::uint8_t(random_int(126, 128));
+    for (auto& v : b) v = std::uint8_t(random_int(0, 255) & 0xb7);
+    for (auto& v : bs) v = std::uint8_t(random_int(126, 128));
+    auto run = [&](const tl::launch_options& o) {
+      std::vector<float> c(static_cast<std::size_t>(M) * N, NAN);
+      tl::launch<mx_matmul_kernel<64, 64, 64>>(tl::grid(tl::cdiv(M, 64), tl::cdiv(N, 64)), o, a, as, b, bs, c, M, N, K);
+      return c;
+    };
+    require_agree(run(cpu), run(cuda), 2e-2, 1e-4, "M " + std::to_string(M) + ", N " + std::to_string(N) + ", K " + std::to_string(K));
+  }
+}

@@ -29,7 +29,7 @@ struct philox; struct randint; struct randint4x; struct rand; struct rand4x; str
 struct sum; struct max; struct min; struct argmax; struct argmin;
 struct join; struct cat; struct sort; struct topk; struct gather; struct histogram;
 struct cumsum; struct cumprod; struct associative_scan; struct reduce; struct xor_sum; struct reduce_or;
-struct map_elementwise;
+struct map_elementwise; struct dot_scaled;
 }  // namespace op
 
 namespace error {
@@ -355,6 +355,19 @@ struct combine_function_does_not_fit {
   static_assert(Ok, "tl::associative_scan/tl::reduce: the combine function must take two values (for a tuple of n "
                     "blocks: n values, then n more) and return one (a std::tuple of n), and must not capture (the op, "
                     "the function and the value it is called with: this tl::error type's template arguments).");
+};
+
+template <int Operand, bool Ok>
+struct dot_scaled_format_unknown {
+  static_assert(Ok, "tl::dot_scaled: a format must be \"e2m1\", \"e4m3\", \"e5m2\", \"bf16\" or \"fp16\" (the "
+                    "operand, 0 for lhs and 1 for rhs: this tl::error type's template argument).");
+};
+
+template <class LhsShape, class LhsScale, class RhsShape, class RhsScale, bool Ok>
+struct dot_scaled_shapes_do_not_fit {
+  static_assert(Ok, "tl::dot_scaled: lhs must be M x K and rhs K x N (K/2 stored for \"e2m1\", two to a uint8), K a "
+                    "multiple of 32, and each scale an integer block of M x K/32 (lhs) or N x K/32 (rhs), or tl::None "
+                    "(the shapes and scales: this tl::error type's template arguments).");
 };
 
 template <class F, class Values, bool Ok>

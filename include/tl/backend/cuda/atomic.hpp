@@ -8,8 +8,10 @@
 // Triton lowers them, but chosen by the value's sign bit (clear: signed max; set: unsigned min),
 // which gives IEEE order with -0.0 below +0.0 (Triton tests val >= 0, which puts -0.0 with the
 // positive values); bfloat16 add is one instruction from sm_90 on, a
-// compare-and-swap loop before. With TL_DEVICE_CHECKS a lane outside its buffer is reported and
-// not performed, as a store's.
+// compare-and-swap loop before. From sm_90 on, a float32, float16 or bfloat16 add over a chunk
+// of lanes that are all masked in and point at consecutive, aligned elements is one vector
+// instruction (atom.global.add.v4.f32, .v4.f16, ...: each element still added atomically).
+// With TL_DEVICE_CHECKS a lane outside its buffer is reported and not performed, as a store's.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include "device_report.hpp"
 #include "evaluation.hpp"
 #include "layout.hpp"
+#include "memory.hpp"
 
 namespace tl::detail::cuda {
 
@@ -81,9 +84,83 @@ TL_ATOM_CAS_FN(atom_cas_b16, "cas.b16", "h", std::uint16_t)
 TL_ATOM_CAS_FN(atom_cas_b32, "cas.b32", "r", std::uint32_t)
 TL_ATOM_CAS_FN(atom_cas_b64, "cas.b64", "l", std::uint64_t)
 #undef TL_ATOM_CAS_FN
+
+// A vector add over V consecutive elements (sm_90 on): V floats or V halves (V = 2 or 4),
+// as 16-bit lanes. Each element is added atomically; the old values come back.
+#define TL_ATOM_VEC_CASE(SEM, SCOPE, INSTR, ...)                                                                  \
+  else if constexpr (Sem == memory_sem::SEM && Scope == memory_scope::SCOPE) asm volatile(                       \
+      "atom." #SEM "." #SCOPE ".global." INSTR ";" __VA_ARGS__ : "memory");
+template <memory_sem Sem, memory_scope Scope>
+__device__ __forceinline__ float4 atom_add_v4_f32(void* p, float4 v) {
+  float4 o;
+  TL_ATOM_EACH(TL_ATOM_VEC_CASE, "add.v4.f32 {%0, %1, %2, %3}, [%4], {%5, %6, %7, %8}",
+               : "=f"(o.x), "=f"(o.y), "=f"(o.z), "=f"(o.w) : "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w))
+  return o;
+}
+template <memory_sem Sem, memory_scope Scope>
+__device__ __forceinline__ float2 atom_add_v2_f32(void* p, float2 v) {
+  float2 o;
+  TL_ATOM_EACH(TL_ATOM_VEC_CASE, "add.v2.f32 {%0, %1}, [%2], {%3, %4}", : "=f"(o.x), "=f"(o.y) : "l"(p), "f"(v.x), "f"(v.y))
+  return o;
+}
+// 16-bit floats: Half "f16" or "bf16"; the lanes in 16-bit registers.
+#define TL_ATOM_VEC16_FN(NAME, HALF)                                                                                \
+  template <memory_sem Sem, memory_scope Scope>                                                                     \
+  __device__ __forceinline__ ushort4 NAME##_v4(void* p, ushort4 v) {                                                \
+    ushort4 o;                                                                                                      \
+    TL_ATOM_EACH(TL_ATOM_VEC_CASE, "add.noftz.v4." HALF " {%0, %1, %2, %3}, [%4], {%5, %6, %7, %8}",                \
+                 : "=h"(o.x), "=h"(o.y), "=h"(o.z), "=h"(o.w) : "l"(p), "h"(v.x), "h"(v.y), "h"(v.z), "h"(v.w))     \
+    return o;                                                                                                       \
+  }                                                                                                                 \
+  template <memory_sem Sem, memory_scope Scope>                                                                     \
+  __device__ __forceinline__ ushort2 NAME##_v2(void* p, ushort2 v) {                                                \
+    ushort2 o;                                                                                                      \
+    TL_ATOM_EACH(TL_ATOM_VEC_CASE, "add.noftz.v2." HALF " {%0, %1}, [%2], {%3, %4}",                                \
+                 : "=h"(o.x), "=h"(o.y) : "l"(p), "h"(v.x), "h"(v.y))                                                \
+    return o;                                                                                                       \
+  }
+TL_ATOM_VEC16_FN(atom_add_f16, "f16")
+TL_ATOM_VEC16_FN(atom_add_bf16, "bf16")
+#undef TL_ATOM_VEC16_FN
+#undef TL_ATOM_VEC_CASE
 #undef TL_ATOM_EACH
 #undef TL_ATOM_CAS_CASE
 #undef TL_ATOM_CASE
+
+// Can an add of T over a chunk of V lanes be one vector instruction here?
+template <atomic_op A, class T, int V>
+inline constexpr bool vector_atomic_v =
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    A == atomic_op::add && ((std::is_same_v<T, float> && (V == 2 || V == 4)) ||
+                            ((std::is_same_v<T, fp16> || std::is_same_v<T, bf16>) && (V == 2 || V == 4)));
+#else
+    false;
+#endif
+
+// V lanes at p (consecutive, aligned to V elements) added v, their old values into old.
+template <memory_sem Sem, memory_scope Scope, class T, int V>
+__device__ __forceinline__ void vector_atomic_add(T* p, const T (&v)[V], T (&old)[V]) {
+  if constexpr (std::is_same_v<T, float>) {
+    if constexpr (V == 4) {
+      const float4 o = atom_add_v4_f32<Sem, Scope>(p, make_float4(v[0], v[1], v[2], v[3]));
+      old[0] = o.x, old[1] = o.y, old[2] = o.z, old[3] = o.w;
+    } else {
+      const float2 o = atom_add_v2_f32<Sem, Scope>(p, make_float2(v[0], v[1]));
+      old[0] = o.x, old[1] = o.y;
+    }
+  } else {
+    constexpr bool half = std::is_same_v<T, fp16>;
+    if constexpr (V == 4) {
+      const ushort4 x = make_ushort4(v[0].bits, v[1].bits, v[2].bits, v[3].bits);
+      const ushort4 o = half ? atom_add_f16_v4<Sem, Scope>(p, x) : atom_add_bf16_v4<Sem, Scope>(p, x);
+      old[0] = T::from_bits(o.x), old[1] = T::from_bits(o.y), old[2] = T::from_bits(o.z), old[3] = T::from_bits(o.w);
+    } else {
+      const ushort2 x = make_ushort2(v[0].bits, v[1].bits);
+      const ushort2 o = half ? atom_add_f16_v2<Sem, Scope>(p, x) : atom_add_bf16_v2<Sem, Scope>(p, x);
+      old[0] = T::from_bits(o.x), old[1] = T::from_bits(o.y);
+    }
+  }
+}
 
 // One lane: the element's old value.
 template <atomic_op A, memory_sem Sem, memory_scope Scope, class T>
@@ -148,13 +225,11 @@ __device__ __forceinline__ T atomic_at(T* element, T cmp, T v) {
   }
 }
 
-// The old values at ptrs where mask holds (0 elsewhere), each lane one atomic instruction.
+// The general case: one atomic instruction a lane.
 template <atomic_op A, memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EC, class EV, class EM, class Out>
-__device__ __forceinline__ void atomic(EP ptrs, EC cmp, EV value, EM mask, const source_location& where, Out& out) {
+__device__ __forceinline__ void atomic_lanes(EP& ptrs, EC& cmp, EV& value, EM& mask, const source_location& where, Out& out) {
   constexpr order O = Out::register_order;
   using L = layout<S, O>;
-  settle_dots<EP, EC, EV, EM>();
-  stage<S, O>(ptrs, cmp, value, mask);
   const int t = thread_id();
   [[maybe_unused]] access_tracker<S, O> tracker;
   // A block of 16 lanes or fewer is held by every thread: thread 0 performs it.
@@ -183,6 +258,48 @@ __device__ __forceinline__ void atomic(EP ptrs, EC cmp, EV value, EM mask, const
     for (int i = 0; i < L::slots; ++i) out.v[i] = shared[i];
   }
   if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::atomic, where);
+}
+
+// The old values at ptrs where mask holds (0 elsewhere): one atomic instruction a lane, or a
+// chunk of lanes (vector_atomic_v).
+template <atomic_op A, memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EC, class EV, class EM, class Out>
+__device__ __forceinline__ void atomic(EP ptrs, EC cmp, EV value, EM mask, const source_location& where, Out& out) {
+  constexpr order O = Out::register_order;
+  using L = layout<S, O>;
+  settle_dots<EP, EC, EV, EM>();
+  stage<S, O>(ptrs, cmp, value, mask);
+  constexpr int V = L::vec;
+  if constexpr (vector_atomic_v<A, T, V> && !TL_DEVICE_CHECKS && !L::replicated && unit_stride_chunks<S, EP, V>) {
+    // Whole chunks: one vector instruction where every lane is masked in and the chunk aligned.
+    const int t = thread_id();
+    TL_UNROLL
+    for (int i0 = 0; i0 < L::slots; i0 += V) {
+      T old[V], v[V];
+      bool all = L::valid(t, i0);
+      auto c = L::coords(t, i0);
+      const auto p0 = operand_at<S, O>(ptrs, c, i0);
+      TL_UNROLL
+      for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
+        out.v[i0 + k] = T{};
+        all = all && convert<bool>(operand_at<S, O>(mask, c, i0 + k));
+        v[k] = convert<T>(operand_at<S, O>(value, c, i0 + k));
+      }
+      if (all && reinterpret_cast<std::uintptr_t>(p0.get()) % (sizeof(T) * V) == 0) {
+        vector_atomic_add<Sem, Scope>(p0.get(), v, old);
+        TL_UNROLL
+        for (int k = 0; k < V; ++k) out.v[i0 + k] = old[k];
+        continue;
+      }
+      c = L::coords(t, i0);
+      TL_UNROLL
+      for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
+        if (!L::valid(t, i0 + k) || !convert<bool>(operand_at<S, O>(mask, c, i0 + k))) continue;
+        out.v[i0 + k] = atomic_at<A, Sem, Scope>((p0 + k).get(), T{}, v[k]);
+      }
+    }
+  } else {
+    atomic_lanes<A, Sem, Scope, T, S>(ptrs, cmp, value, mask, where, out);
+  }
 }
 
 #endif  // __CUDACC__

@@ -19,6 +19,11 @@
 
 namespace tl::detail::cuda {
 
+// Chunks of V slots are V consecutive elements of one row, whose pointers step by one.
+template <class S, class EP, int V>
+inline constexpr bool unit_stride_chunks =
+    V > 1 && S::rank > 0 && S::dim(S::rank - 1) % V == 0 && last_axis_stride<EP>() == 1;
+
 #if TL_DEVICE_PASS
 // ---- global accesses with an L2 eviction priority (tl::evict_first / tl::evict_last) ----
 // A policy register (createpolicy) and the access with .L2::cache_hint; a plain access when
@@ -109,11 +114,6 @@ __device__ __forceinline__ void global_store(X* a, const X& x) {
     }
   }
 }
-
-// Chunks of V slots are V consecutive elements of one row, whose pointers step by one.
-template <class S, class EP, int V>
-inline constexpr bool unit_stride_chunks =
-    V > 1 && S::rank > 0 && S::dim(S::rank - 1) % V == 0 && last_axis_stride<EP>() == 1;
 
 // Are the V lanes of a chunk one vector's worth of memory? Contiguous: known from the type.
 template <class T, int V, bool Contiguous, class P>
