@@ -594,3 +594,32 @@ TEST_CASE("hints: the CPU backend notes multiple_of, max_contiguous, max_constan
   REQUIRE_FALSE(assumed.ok());
   REQUIRE(assumed.str().find("tl::assume: the assumed condition is false") != std::string::npos);
 }
+
+namespace {
+// 2-D blocks with one hint value an axis (Triton's lists): the rows' starts (constant along
+// the columns) and the full offsets rows * stride + cols.
+template <int R, int C>
+TL_KERNEL void hinted_tile(tl::ptr<float> x, int stride, int row_hint) {
+  auto rows = tl::arange<0, R>();
+  auto cols = tl::arange<0, C>();
+  auto starts = tl::max_constancy(tl::multiple_of(rows(tl::_, tl::None) * stride + cols(tl::None, tl::_) * 0, {row_hint, 1}), {1, C});
+  auto offs = tl::max_contiguous(tl::multiple_of(starts + cols(tl::None, tl::_), {1, C}), {1, C});
+  tl::store(x + offs, 2.0f);
+}
+}  // namespace
+
+TEST_CASE("hints with one value an axis check each axis", "[launch]") {
+  std::vector<float> x(8 * 40, 0.0f);
+  // Rows start at multiples of 40: a multiple of 8 along both axes holds.
+  const tl::launch_report good = tl::launch<hinted_tile<8, 8>>(tl::grid(1), tl::ptr<float>(x, "x"), 40, 8);
+  REQUIRE(good.ok());
+  REQUIRE(good.hint_count == 0);
+  // Every row start a multiple of 16: row 1 starts at 40.
+  const tl::launch_report off = tl::launch<hinted_tile<8, 8>>(tl::grid(1), tl::ptr<float>(x, "x"), 40, 16);
+  REQUIRE(off.hint_count == 1);
+  REQUIRE(off.str().find("tl::multiple_of(x, 16) along axis 0 is contradicted by the data: element 8 is 40") != std::string::npos);
+  // A stride of 36 puts row 1 at 36: both the rows' starts and the runs along the columns.
+  const tl::launch_report odd = tl::launch<hinted_tile<8, 8>>(tl::grid(1), tl::ptr<float>(x, "x"), 36, 8);
+  REQUIRE(odd.hint_count == 2);
+  REQUIRE(odd.str().find("tl::multiple_of(x, 8) along axis 1 is contradicted by the data: element 8 is 36") != std::string::npos);
+}

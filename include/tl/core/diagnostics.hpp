@@ -357,6 +357,13 @@ struct combine_function_does_not_fit {
                     "the function and the value it is called with: this tl::error type's template arguments).");
 };
 
+template <class Shape, int Values, bool Ok>
+struct hint_needs_one_value_an_axis {
+  static_assert(Ok, "tl::multiple_of/max_contiguous/max_constancy: a list of hint values needs one value for each "
+                    "axis of the block, or give one value for the last axis (the shape and the number of values: "
+                    "this tl::error type's template arguments).");
+};
+
 template <int Operand, bool Ok>
 struct dot_scaled_format_unknown {
   static_assert(Ok, "tl::dot_scaled: a format must be \"e2m1\", \"e4m3\", \"e5m2\", \"bf16\" or \"fp16\" (the "

@@ -173,24 +173,50 @@ TL_INLINE auto fdiv(A a, B b, ieee_rounding_t) {
 
 // multiple_of(x, n), max_contiguous(x, n), max_constancy(x, n): Triton's hints about integer
 // offsets (or pointers) that its compiler cannot prove. They return x. The CPU backend checks
-// them against the data and fails the launch, naming the element, where a hint is wrong
-// (multiple_of: every value a multiple of n; max_contiguous: along the last axis, each group
-// of n values consecutive; max_constancy: each group of n equal); the CUDA backend checks the
-// properties it relies on at run time itself (the affine fast path), so a wrong hint there
-// costs speed, never a wrong access.
+// them against the data along the last axis (multiple_of: each run of consecutive values starts
+// at a multiple of n; max_contiguous: each group of n values consecutive; max_constancy: each
+// group of n equal) and a contradicted hint is a note in the launch's report, naming the
+// element; the CUDA backend checks the properties it relies on at run time itself (the affine
+// fast path), so a wrong hint there costs speed, never a wrong access. With one value an axis,
+// {n0, n1, ...} (Triton's list), each axis is checked with its own value.
+namespace detail {
+template <lowering::hint_kind K, class X, std::size_t R>
+TL_INLINE void check_hints(const X& x, const int (&n)[R], source_location where) {
+  if constexpr (is_expr_v<X>) {
+    static_assert(check<error::hint_needs_one_value_an_axis<shape_of_t<X>, int(R), int(R) == shape_of_t<X>::rank>>);
+    if constexpr (int(R) == shape_of_t<X>::rank)
+      for (int d = 0; d < int(R); ++d) lowering::check_hint<K>(x, n[d], d, where);
+  }
+}
+}  // namespace detail
 template <class X>
 TL_INLINE X multiple_of(X x, int n, source_location where = source_location::current()) {
-  if constexpr (detail::is_expr_v<X>) detail::lowering::check_hint<detail::lowering::hint_kind::multiple_of>(x, n, where);
+  if constexpr (detail::is_expr_v<X>) detail::lowering::check_hint<detail::lowering::hint_kind::multiple_of>(x, n, -1, where);
+  return x;
+}
+template <class X, std::size_t R>
+TL_INLINE X multiple_of(X x, const int (&n)[R], source_location where = source_location::current()) {
+  detail::check_hints<detail::lowering::hint_kind::multiple_of>(x, n, where);
   return x;
 }
 template <class X>
 TL_INLINE X max_contiguous(X x, int n, source_location where = source_location::current()) {
-  if constexpr (detail::is_expr_v<X>) detail::lowering::check_hint<detail::lowering::hint_kind::max_contiguous>(x, n, where);
+  if constexpr (detail::is_expr_v<X>) detail::lowering::check_hint<detail::lowering::hint_kind::max_contiguous>(x, n, -1, where);
+  return x;
+}
+template <class X, std::size_t R>
+TL_INLINE X max_contiguous(X x, const int (&n)[R], source_location where = source_location::current()) {
+  detail::check_hints<detail::lowering::hint_kind::max_contiguous>(x, n, where);
   return x;
 }
 template <class X>
 TL_INLINE X max_constancy(X x, int n, source_location where = source_location::current()) {
-  if constexpr (detail::is_expr_v<X>) detail::lowering::check_hint<detail::lowering::hint_kind::max_constancy>(x, n, where);
+  if constexpr (detail::is_expr_v<X>) detail::lowering::check_hint<detail::lowering::hint_kind::max_constancy>(x, n, -1, where);
+  return x;
+}
+template <class X, std::size_t R>
+TL_INLINE X max_constancy(X x, const int (&n)[R], source_location where = source_location::current()) {
+  detail::check_hints<detail::lowering::hint_kind::max_constancy>(x, n, where);
   return x;
 }
 

@@ -118,19 +118,23 @@ inline void breakpoint_if(const char* conds, source_location where = source_loca
   tl_breakpoint(&info);
 }
 
-// The compiler hints Triton takes on trust (ops/elementwise.hpp), checked against the data,
-// along the last axis as Triton's axis information reads them: multiple_of(x, n), each run of
-// consecutive (or equal) values starts at a multiple of n; max_contiguous(x, n), each group of
-// n values is consecutive; max_constancy(x, n), each group of n is one value. A contradicted
-// hint is a note in the launch's report, naming the first element.
+// The compiler hints Triton takes on trust (ops/elementwise.hpp), checked against the data
+// along one axis (the last unless told), as Triton's axis information reads them:
+// multiple_of(x, n), each run of consecutive (or equal) values starts at a multiple of n;
+// max_contiguous(x, n), each group of n values is consecutive; max_constancy(x, n), each group
+// of n is one value. A contradicted hint is a note in the launch's report, naming the first
+// element.
 enum class hint_kind { multiple_of, max_contiguous, max_constancy };
 
 template <hint_kind K, class E>
-void check_hint(const E& e, int n, source_location where) {
+void check_hint(const E& e, int n, int axis, source_location where) {
   using S = shape_of_t<E>;
   using T = value_of_t<E>;
   if (n <= 0) return;
-  const int last = S::rank > 0 ? S::dim(S::rank - 1) : 1;
+  if (axis < 0) axis += S::rank;
+  const std::int64_t dim = S::rank > 0 ? S::dim(axis) : 1;
+  std::int64_t inner = 1;  // the flat index's step along the axis
+  for (int d = axis + 1; d < S::rank; ++d) inner *= S::dim(d);
   std::int64_t step = 1;
   if constexpr (is_ptr_v<T>) step = std::int64_t(sizeof(typename pointee<T>::type));
   auto value = [&](std::int64_t i) -> std::int64_t {
@@ -139,8 +143,8 @@ void check_hint(const E& e, int n, source_location where) {
     else return static_cast<std::int64_t>(v);
   };
   for (std::int64_t i = 0; i < S::size; ++i) {
-    const int k = int(i % last);  // the position along the last axis
-    const std::int64_t v = value(i), before = k > 0 ? value(i - 1) : 0;
+    const std::int64_t k = (i / inner) % dim;  // the position along the axis
+    const std::int64_t v = value(i), before = k > 0 ? value(i - inner) : 0;
     bool ok = true;
     if constexpr (K == hint_kind::multiple_of) ok = v % n == 0 || (k > 0 && (v == before + step || v == before));
     else if constexpr (K == hint_kind::max_contiguous) ok = k % n == 0 || v == before + step;
@@ -148,7 +152,9 @@ void check_hint(const E& e, int n, source_location where) {
     if (ok) continue;
     text msg;
     msg << (K == hint_kind::multiple_of ? "tl::multiple_of" : K == hint_kind::max_contiguous ? "tl::max_contiguous" : "tl::max_constancy")
-        << "(x, " << n << ") is contradicted by the data: element " << i << " is " << v;
+        << "(x, " << n << ")";
+    if (S::rank > 1) msg << " along axis " << axis;
+    msg << " is contradicted by the data: element " << i << " is " << v;
     if constexpr (K == hint_kind::multiple_of) msg << ", which starts a run and is not a multiple of " << n;
     else msg << " after " << before << (K == hint_kind::max_contiguous ? " (not the next value)" : " (not the same value)");
     assert_failure f;

@@ -92,7 +92,7 @@ __device__ inline void debug_barrier() { barrier(); }
 // The compiler hints (ops/elementwise.hpp) are the CPU backend's to check; nothing here.
 enum class hint_kind { multiple_of, max_contiguous, max_constancy };
 template <hint_kind K, class E>
-__device__ __forceinline__ void check_hint(const E&, int, source_location) {}
+__device__ __forceinline__ void check_hint(const E&, int, int, source_location) {}
 
 template <class E>
 __device__ void device_assert(const E& e, const char* message, source_location where) {
