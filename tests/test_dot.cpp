@@ -183,6 +183,8 @@ double e5m2_ref(int b) {  // bias 15, 2 mantissa bits
   return (b & 128) ? -v : v;
 }
 int random_byte(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(testing::rng()); }
+// An e8m0 scale as Triton's upcast reads it: 2^(s - 127), and 0 for s = 0.
+double e8m0_ref(int s) { return s == 0 ? 0.0 : std::ldexp(1.0, s - 127); }
 }  // namespace
 
 TEST_CASE("dot_scaled: fp4, fp8 and bf16 operands with e8m0 scales against a plain loop in double", "[dot][dot_scaled]") {
@@ -193,21 +195,22 @@ TEST_CASE("dot_scaled: fp4, fp8 and bf16 operands with e8m0 scales against a pla
   block<std::uint8_t, K, N> b;
   block<std::uint8_t, N, K / 32> bs;
   for (int i = 0; i < M * K / 2; ++i) a[i] = std::uint8_t(random_byte(0, 255));
-  for (int i = 0; i < M * K / 32; ++i) as[i] = std::uint8_t(random_byte(120, 134));
+  // Scales of 2^-7 to 2^7, and some 0 (which Triton's upcast reads as a factor of 0).
+  for (int i = 0; i < M * K / 32; ++i) as[i] = std::uint8_t(random_byte(0, 7) == 0 ? 0 : random_byte(120, 134));
   for (int i = 0; i < K * N; ++i) {
     int v = random_byte(0, 255);
     if ((v & 127) == 127) v = 0x38;  // not NaN
     b[i] = std::uint8_t(v);
   }
-  for (int i = 0; i < N * K / 32; ++i) bs[i] = std::uint8_t(random_byte(120, 134));
+  for (int i = 0; i < N * K / 32; ++i) bs[i] = std::uint8_t(random_byte(0, 7) == 0 ? 0 : random_byte(120, 134));
   const auto got = values(dot_scaled<"e2m1", "e4m3">(a, as, b, bs));
   for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n) {
       double want = 0, size = 0;
       for (int k = 0; k < K; ++k) {
         const int code = (a[m * (K / 2) + k / 2] >> (4 * (k % 2))) & 15;
-        const double x = e2m1_ref(code) * std::ldexp(1.0, as[m * (K / 32) + k / 32] - 127);
-        const double y = e4m3_ref(b[k * N + n]) * std::ldexp(1.0, bs[n * (K / 32) + k / 32] - 127);
+        const double x = e2m1_ref(code) * e8m0_ref(as[m * (K / 32) + k / 32]);
+        const double y = e4m3_ref(b[k * N + n]) * e8m0_ref(bs[n * (K / 32) + k / 32]);
         want += x * y;
         size += std::fabs(x * y);
       }
@@ -229,9 +232,9 @@ TEST_CASE("dot_scaled: fp4, fp8 and bf16 operands with e8m0 scales against a pla
     for (int n = 0; n < N; ++n) {
       double want = 0, size = 0;
       for (int k = 0; k < K; ++k) {
-        const double x = e4m3_ref(detail::bit_cast<std::uint8_t>(e[m * K + k])) * std::ldexp(1.0, as[m * (K / 32) + k / 32] - 127);
+        const double x = e4m3_ref(detail::bit_cast<std::uint8_t>(e[m * K + k])) * e8m0_ref(as[m * (K / 32) + k / 32]);
         const int code = (f[(k / 2) * N + n] >> (4 * (k % 2))) & 15;
-        const double y = e2m1_ref(code) * std::ldexp(1.0, bs[n * (K / 32) + k / 32] - 127);
+        const double y = e2m1_ref(code) * e8m0_ref(bs[n * (K / 32) + k / 32]);
         want += x * y;
         size += std::fabs(x * y);
       }
@@ -239,7 +242,7 @@ TEST_CASE("dot_scaled: fp4, fp8 and bf16 operands with e8m0 scales against a pla
       REQUIRE(std::fabs(got3[std::size_t(m * N + n)] - want) <= 1e-6 * size + 1e-30);
     }
 
-  // bf16 without a scale times e5m2 (a tl::fp8e5 block) packed fp4-free, plus an accumulator.
+  // bf16 without a scale times e5m2 (a tl::fp8e5 block), plus an accumulator.
   auto c = random_block<bf16, M, K>(-2, 2);
   block<fp8e5, K, N> d;
   for (int i = 0; i < K * N; ++i) {
@@ -253,11 +256,30 @@ TEST_CASE("dot_scaled: fp4, fp8 and bf16 operands with e8m0 scales against a pla
     for (int n = 0; n < N; ++n) {
       double want = acc[m * N + n], size = std::fabs(want);
       for (int k = 0; k < K; ++k) {
-        const double y = e5m2_ref(detail::bit_cast<std::uint8_t>(d[k * N + n])) * std::ldexp(1.0, bs[n * (K / 32) + k / 32] - 127);
+        const double y = e5m2_ref(detail::bit_cast<std::uint8_t>(d[k * N + n])) * e8m0_ref(bs[n * (K / 32) + k / 32]);
         want += vc[std::size_t(m * K + k)] * y;
         size += std::fabs(vc[std::size_t(m * K + k)] * y);
       }
       INFO("element " << m << ", " << n);
       REQUIRE(std::fabs(got2[std::size_t(m * N + n)] - want) <= 1e-6 * size + 1e-30);
+    }
+
+  // fp16 times e4m3: both upcast to float16 (Triton's choice when a format is "fp16"); scales of
+  // 2^-2 to 2^2 keep every scaled e4m3 value exact in float16.
+  auto g = random_block<fp16, M, K>(-2, 2);
+  block<std::uint8_t, N, K / 32> gs;
+  for (int i = 0; i < N * K / 32; ++i) gs[i] = std::uint8_t(random_byte(125, 129));
+  const auto got4 = values(dot_scaled<"fp16", "e4m3">(g, None, b, gs));
+  const auto vg = values(g);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double want = 0, size = 0;
+      for (int k = 0; k < K; ++k) {
+        const double y = e4m3_ref(b[k * N + n]) * e8m0_ref(gs[n * (K / 32) + k / 32]);
+        want += vg[std::size_t(m * K + k)] * y;
+        size += std::fabs(vg[std::size_t(m * K + k)] * y);
+      }
+      INFO("element " << m << ", " << n);
+      REQUIRE(std::fabs(got4[std::size_t(m * N + n)] - want) <= 1e-6 * size + 1e-30);
     }
 }

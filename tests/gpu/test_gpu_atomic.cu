@@ -197,38 +197,56 @@ TEST_CASE("a small block's atomics run once, and every thread gets the old value
 namespace {
 // Every program adds its row of vals into one shared row of acc starting at `shift` (0: every
 // chunk aligned, the vector instructions; 1: none aligned, one instruction a lane), masked to
-// the first n columns. The old values a program gets back are summed into olds per row.
+// the first n columns; it stores the old values it gets back in its row of olds.
 template <int B, class T>
-TL_KERNEL void row_add_kernel(tl::ptr<const T> vals, tl::ptr<T> acc, tl::ptr<float> olds, int n, int shift) {
+TL_KERNEL void row_add_kernel(tl::ptr<const T> vals, tl::ptr<T> acc, tl::ptr<T> olds, int n, int shift) {
   auto cols = tl::arange<0, B>();
   auto m = cols < n;
-  auto v = tl::load(vals + tl::program_id(0) * B + cols, m);
-  auto old = tl::atomic_add(acc + shift + cols, v, m);
-  tl::store(olds + tl::program_id(0), tl::sum<0>(tl::where(m, old.to(tl::float32), 0.0f)));
+  auto row = tl::program_id(0) * B + cols;
+  auto v = tl::load(vals + row, m);
+  tl::store(olds + row, tl::atomic_add(acc + shift + cols, v, m), m);
 }
 
 template <class T, int B>
-void check_row_add() {
+void check_row_add(bool ones) {
   for (int shift : {0, 1}) {
     // Sums of small integers, exact in every type (bfloat16's: up to 256).
     constexpr bool narrow = std::is_same_v<T, tl::bf16>;
     const int programs = random_int(2, narrow ? 120 : 300), n = random_int(1, 3) == 1 ? random_int(1, B) : B;
     std::vector<T> vals(static_cast<std::size_t>(programs) * B);
-    for (auto& v : vals) v = T(float(narrow ? random_int(-1, 1) : random_int(-2, 3)));
+    for (auto& v : vals) v = T(ones ? 1.0f : float(narrow ? random_int(-1, 1) : random_int(-2, 3)));
+    const std::string what = "rows " + std::to_string(programs) + ", n " + std::to_string(n) + ", shift " + std::to_string(shift);
     auto run = [&](const tl::launch_options& o) {
-      std::vector<T> acc(B + 1, T(1.0f));
-      std::vector<float> olds(static_cast<std::size_t>(programs), NAN);
+      std::vector<T> acc(B + 1, T(1.0f)), olds(vals.size(), T(-99.0f));
       tl::launch<row_add_kernel<B, T>>(tl::grid(programs), o, vals, acc, olds, n, shift);
-      return acc;  // exact: small integers in every type
+      return std::pair{acc, olds};
     };
-    require_agree(run(cpu), run(cuda), 0, 0, "rows " + std::to_string(programs) + ", n " + std::to_string(n) + ", shift " + std::to_string(shift));
+    const auto [c_acc, c_olds] = run(cpu);
+    const auto [g_acc, g_olds] = run(cuda);
+    require_agree(c_acc, g_acc, 0, 0, what);  // exact: small integers in every type
+    // The old values depend on the order the programs ran in; added to their own values they
+    // give each element's successive sums. With every value 1 they are 1, 2, ..., programs.
+    if (ones) {
+      for (int j = 0; j < n; ++j) {
+        std::vector<float> seen;
+        for (int p = 0; p < programs; ++p) seen.push_back(float(g_olds[std::size_t(p) * B + j]));
+        std::sort(seen.begin(), seen.end());
+        for (int p = 0; p < programs; ++p) {
+          INFO(what << ", column " << j);
+          REQUIRE(seen[std::size_t(p)] == float(p + 1));
+        }
+      }
+    }
   }
 }
 }  // namespace
 
 TEST_CASE("atomic_add of whole rows (vector instructions on sm_90) agrees with the CPU backend", "[gpu][atomic]") {
-  check_row_add<float, 1024>();  // chunks of 4
-  check_row_add<float, 256>();   // chunks of 2
-  check_row_add<tl::fp16, 1024>();
-  check_row_add<tl::bf16, 512>();
+  for (bool ones : {false, true}) {
+    check_row_add<float, 1024>(ones);  // chunks of 4
+    check_row_add<float, 256>(ones);   // chunks of 2
+    check_row_add<tl::fp16, 1024>(ones);
+    check_row_add<tl::fp16, 256>(ones);
+    check_row_add<tl::bf16, 512>(ones);
+  }
 }

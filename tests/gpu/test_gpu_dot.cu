@@ -272,9 +272,10 @@ TEST_CASE("dot_scaled (fp4 x fp8 with e8m0 scales) agrees with the CPU in a matm
     for (auto& v : a) v = std::uint8_t(random_int(0, 255));
     // Scales of 1/2 to 2 and e4m3 values below 1 in magnitude (exponent field at most 6, so never
     // NaN): sums of at most 256 products of at most 24, compared within float32's rounding.
-    for (auto& v : as) v = std::uint8_t(random_int(126, 128));
+    // (and some scales 0, a factor of 0 as Triton reads them).
+    for (auto& v : as) v = std::uint8_t(random_int(0, 9) == 0 ? 0 : random_int(126, 128));
     for (auto& v : b) v = std::uint8_t(random_int(0, 255) & 0xb7);
-    for (auto& v : bs) v = std::uint8_t(random_int(126, 128));
+    for (auto& v : bs) v = std::uint8_t(random_int(0, 9) == 0 ? 0 : random_int(126, 128));
     auto run = [&](const tl::launch_options& o) {
       std::vector<float> c(static_cast<std::size_t>(M) * N, NAN);
       tl::launch<mx_matmul_kernel<64, 64, 64>>(tl::grid(tl::cdiv(M, 64), tl::cdiv(N, 64)), o, a, as, b, bs, c, M, N, K);

@@ -307,7 +307,7 @@ struct gpu_softplus_fn {
 };
 template <int B0, int B1>
 TL_KERNEL void map_elementwise_kernel(tl::ptr<const int> n_ptr, tl::ptr<const float> x_ptr, tl::ptr<const float> beta_ptr,
-                                      tl::ptr<int> steps_ptr, tl::ptr<float> sp_ptr, tl::ptr<float> lo_ptr, int N0, int N1) {
+                                      tl::ptr<int> steps_ptr, tl::ptr<float> sp_ptr, tl::ptr<float> spread_ptr, int N0, int N1) {
   auto i = tl::program_id(0) * B0 + tl::arange<0, B0>();
   auto j = tl::arange<0, B1>();
   auto mi = i < N0;
@@ -331,7 +331,7 @@ TL_KERNEL void map_elementwise_kernel(tl::ptr<const int> n_ptr, tl::ptr<const fl
   tl::store(sp_ptr + offs, tl::map_elementwise(gpu_softplus_fn{}, x(_, None), beta(None, _)), m);
   auto [lo, hi] = tl::map_elementwise([](float a, float b) { return std::tuple{a < b ? a : b, a < b ? b : a}; }, x(_, None),
                                       beta(None, _));
-  tl::store(lo_ptr + offs, hi - lo, m);
+  tl::store(spread_ptr + offs, hi - lo, m);
 }
 
 TEST_CASE("map_elementwise agrees with the CPU: loops, classes, tuples, broadcasts", "[gpu][elementwise][map]") {
@@ -342,16 +342,16 @@ TEST_CASE("map_elementwise agrees with the CPU: loops, classes, tuples, broadcas
     auto x = random_values(n0, -30, 30), beta = random_values(n1, 0.5, 2);
     auto run = [&](const tl::launch_options& o) {
       std::vector<int> steps(n.size(), -1);
-      std::vector<float> sp(n.size(), NAN), lo(n.size(), NAN);
-      tl::launch<map_elementwise_kernel<32, 64>>(tl::grid(tl::cdiv(n0, 32)), o, n, x, beta, steps, sp, lo, n0, n1);
-      return std::tuple{steps, sp, lo};
+      std::vector<float> sp(n.size(), NAN), spread(n.size(), NAN);
+      tl::launch<map_elementwise_kernel<32, 64>>(tl::grid(tl::cdiv(n0, 32)), o, n, x, beta, steps, sp, spread, n0, n1);
+      return std::tuple{steps, sp, spread};
     };
-    const auto [c_steps, c_sp, c_lo] = run(cpu);
-    const auto [g_steps, g_sp, g_lo] = run(cuda);
+    const auto [c_steps, c_sp, c_spread] = run(cpu);
+    const auto [g_steps, g_sp, g_spread] = run(cuda);
     const std::string what = "sizes " + std::to_string(n0) + " x " + std::to_string(n1);
     require_agree(c_steps, g_steps, 0, 0, what);
     require_agree(c_sp, g_sp, 1e-6, 1e-5, what);
-    require_agree(c_lo, g_lo, 0, 0, what);
+    require_agree(c_spread, g_spread, 0, 0, what);
   }
 }
 

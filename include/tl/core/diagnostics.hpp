@@ -370,17 +370,25 @@ struct dot_scaled_format_unknown {
                     "operand, 0 for lhs and 1 for rhs: this tl::error type's template argument).");
 };
 
+template <int Operand, class T, bool Ok>
+struct dot_scaled_element_type_does_not_fit {
+  static_assert(Ok, "tl::dot_scaled: an operand's element type does not fit its format: \"e2m1\" takes uint8 (two "
+                    "codes a byte), \"e4m3\" tl::fp8e4nv or uint8, \"e5m2\" tl::fp8e5 or uint8, \"bf16\" tl::bf16, "
+                    "\"fp16\" tl::fp16 (the operand, 0 for lhs and 1 for rhs, and the type: this tl::error type's "
+                    "template arguments).");
+};
+
 template <class LhsShape, class LhsScale, class RhsShape, class RhsScale, bool Ok>
 struct dot_scaled_shapes_do_not_fit {
   static_assert(Ok, "tl::dot_scaled: lhs must be M x K and rhs K x N (K/2 stored for \"e2m1\", two to a uint8), K a "
-                    "multiple of 32, and each scale an integer block of M x K/32 (lhs) or N x K/32 (rhs), or tl::None "
+                    "multiple of 32, and each scale a uint8 block of M x K/32 (lhs) or N x K/32 (rhs), or tl::None "
                     "(the shapes and scales: this tl::error type's template arguments).");
 };
 
 template <class F, class Values, bool Ok>
 struct map_function_does_not_fit {
   static_assert(Ok, "tl::map_elementwise: the function must take one value of each operand's element type and "
-                    "return a value or a std::tuple of values, and must not capture (the function and the element "
+                    "return a value or a std::tuple of values, and must hold no state: no captures, no data members (the function and the element "
                     "types, as a tl::detail::type_list: this tl::error type's template arguments).");
 };
 

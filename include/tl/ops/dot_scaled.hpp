@@ -5,15 +5,17 @@
 // lhs is M x K and rhs K x N in one of the OCP microscaling formats, named as Triton names
 // them: "e2m1" (fp4, two to a uint8 along K, the first element in the low four bits: an
 // M x K/2 or K/2 x N block of uint8), "e4m3" and "e5m2" (fp8: tl::fp8e4nv / tl::fp8e5 blocks,
-// or uint8 holding their bits), "bf16" and "fp16". A scale is an e8m0 exponent (uint8: 2^(s -
-// 127), 255 is NaN) for each group of 32 elements along K: M x K/32 for lhs, N x K/32 for rhs,
-// or tl::None for none. The result is float32 (plus acc, when given).
+// or uint8 holding their bits), "bf16" and "fp16". A scale is an e8m0 exponent (uint8) for
+// each group of 32 elements along K: M x K/32 for lhs, N x K/32 for rhs, or tl::None for none.
+// The result is float32 (plus acc, when given).
 //
-// As Triton does on GPUs without microscaled tensor cores (Hopper and older), each operand is
-// upcast to bfloat16 with its scales applied, which is exact but where the product leaves
-// bfloat16's range, and the two are multiplied by tl::dot with float32 accumulation. The same
-// composition runs on both backends. Operands packed along M or N (Triton's lhs_k_pack=False)
-// are not provided.
+// As Triton does on GPUs without microscaled tensor cores (Hopper and older), both operands
+// are upcast to one 16-bit type, float16 when either format is "fp16" and bfloat16 otherwise,
+// each multiplied by its scales in that type, and the two multiplied by tl::dot with float32
+// accumulation. A scale s is 2^(s - 127) placed in a float's exponent bits as Triton places it,
+// so s = 0 is 0 (the OCP format says 2^-127) and s = 255 makes the elements it scales NaN. The
+// same composition runs on both backends. Operands packed along M or N (Triton's lhs_k_pack /
+// rhs_k_pack = False) and fast_math are not provided.
 #pragma once
 
 #include <cstddef>
@@ -59,11 +61,11 @@ struct e2m1_value_fn {
     return (c & 8) ? -magnitude : magnitude;
   }
 };
-// The value of an e8m0 scale: 2^(s - 127) (s = 0 is 2^-127, a float subnormal), NaN for 255.
+// The value of an e8m0 scale as Triton computes it: s in a float's exponent bits, 2^(s - 127)
+// (s = 0 gives 0), and NaN for 255.
 struct e8m0_value_fn {
   TL_HD float operator()(std::uint8_t s) const {
     if (s == 255) return bit_cast<float>(0x7fc00000u);
-    if (s == 0) return bit_cast<float>(0x00400000u);
     return bit_cast<float>(std::uint32_t(s) << 23);
   }
 };
@@ -102,11 +104,11 @@ TL_INLINE auto mx_scales(const Sc& s) {
   else return permute<1, 0>(per_element);
 }
 
-// One operand upcast to bfloat16 with its scales applied, as a block.
-template <mx_format F, int KAxis, int K, class X, class Sc>
+// One operand upcast to the 16-bit type C with its scales applied (multiplied in C), as a block.
+template <class C, mx_format F, int KAxis, int K, class X, class Sc>
 TL_INLINE auto mx_upcast(const X& x, const Sc& scale) {
-  if constexpr (std::is_same_v<Sc, none_t>) return eval(mx_values<F, KAxis>(x).to(bfloat16));
-  else return eval((mx_values<F, KAxis>(x) * mx_scales<KAxis, K>(scale)).to(bfloat16));
+  if constexpr (std::is_same_v<Sc, none_t>) return eval(mx_values<F, KAxis>(x).to(dtype<C>{}));
+  else return eval(mx_values<F, KAxis>(x).to(dtype<C>{}) * mx_scales<KAxis, K>(scale).to(dtype<C>{}));
 }
 
 template <mx_format F>
@@ -116,8 +118,16 @@ template <class Sc, int Rows, int K>
 constexpr bool mx_scale_fits() {
   if constexpr (std::is_same_v<Sc, none_t>) return true;
   else if constexpr (!is_expr_v<Sc>) return false;
-  else return std::is_same_v<shape_of_t<Sc>, shape<Rows, K / 32>> && is_int_v<value_of_t<Sc>>;
+  else return std::is_same_v<shape_of_t<Sc>, shape<Rows, K / 32>> && std::is_same_v<value_of_t<Sc>, std::uint8_t>;
 }
+// The element types a format is given in: e2m1 bytes, fp8 blocks or their bytes, 16-bit floats.
+template <mx_format F, class T>
+inline constexpr bool mx_element_fits =
+    F == mx_format::e2m1   ? std::is_same_v<T, std::uint8_t>
+    : F == mx_format::e4m3 ? std::is_same_v<T, fp8e4nv> || std::is_same_v<T, std::uint8_t>
+    : F == mx_format::e5m2 ? std::is_same_v<T, fp8e5> || std::is_same_v<T, std::uint8_t>
+    : F == mx_format::bf16 ? std::is_same_v<T, bf16>
+                           : std::is_same_v<T, fp16>;
 
 template <format_name LF, format_name RF, class L, class LS, class R, class RS>
 constexpr bool check_dot_scaled() {
@@ -127,6 +137,8 @@ constexpr bool check_dot_scaled() {
   if constexpr (lf == mx_format::unknown || rf == mx_format::unknown) {
     return false;
   } else {
+    static_assert(check<error::dot_scaled_element_type_does_not_fit<0, value_of_t<L>, mx_element_fits<lf, value_of_t<L>>>>);
+    static_assert(check<error::dot_scaled_element_type_does_not_fit<1, value_of_t<R>, mx_element_fits<rf, value_of_t<R>>>>);
     using SL = shape_of_t<L>;
     using SR = shape_of_t<R>;
     constexpr bool ranks = SL::rank == 2 && SR::rank == 2;
@@ -134,8 +146,9 @@ constexpr bool check_dot_scaled() {
     constexpr int K = ranks ? SL::dim(1) * mx_pack<lf> : 0;
     constexpr bool ok = ranks && K == SR::dim(0) * mx_pack<rf> && K % 32 == 0 && mx_scale_fits<LS, M, K>() &&
                         mx_scale_fits<RS, N, K>();
+    constexpr bool types = mx_element_fits<lf, value_of_t<L>> && mx_element_fits<rf, value_of_t<R>>;
     static_assert(check<error::dot_scaled_shapes_do_not_fit<SL, LS, SR, RS, ok>>);
-    return ok;
+    return ok && types;
   }
 }
 
@@ -143,7 +156,8 @@ template <format_name LF, format_name RF, class L, class LS, class R, class RS>
 TL_INLINE auto dot_scaled_operands(const L& lhs, const LS& lhs_scale, const R& rhs, const RS& rhs_scale) {
   constexpr mx_format lf = mx_format_of<LF>, rf = mx_format_of<RF>;
   constexpr int K = shape_of_t<L>::dim(1) * mx_pack<lf>;
-  return std::tuple{mx_upcast<lf, 1, K>(lhs, lhs_scale), mx_upcast<rf, 0, K>(rhs, rhs_scale)};
+  using C = std::conditional_t<lf == mx_format::fp16 || rf == mx_format::fp16, fp16, bf16>;
+  return std::tuple{mx_upcast<C, lf, 1, K>(lhs, lhs_scale), mx_upcast<C, rf, 0, K>(rhs, rhs_scale)};
 }
 
 }  // namespace detail

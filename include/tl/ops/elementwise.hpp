@@ -251,7 +251,8 @@ TL_INLINE auto clamp(A x, B lo, C hi) {
 // map_elementwise(fn, x, y, ...): fn applied to the operands' elements, broadcast together
 // (Triton's tl.map_elementwise). fn takes one value of each operand's element type and may
 // branch and loop; it is a lambda without captures written in the kernel (so it runs on both
-// backends, as everything in a kernel does) or a class with a TL_HD call operator. It returns
+// backends, as everything in a kernel does) or a class without data members and with a TL_HD
+// call operator. It returns
 // a value (a lazy expression of that type) or a std::tuple of values (a std::tuple of blocks:
 // fn runs once an element).
 namespace detail {
@@ -266,9 +267,11 @@ template <class T>
 inline constexpr bool is_std_tuple_v = false;
 template <class... T>
 inline constexpr bool is_std_tuple_v<std::tuple<T...>> = true;
+// The function is called as F{}(...), so it must be stateless: an empty class (a lambda
+// without captures), default-constructible.
 template <class F, class... V>
 constexpr bool map_function_fits() {
-  if constexpr (!std::is_default_constructible_v<F> || !std::is_invocable_v<const F&, V...>) return false;
+  if constexpr (!std::is_empty_v<F> || !std::is_default_constructible_v<F> || !std::is_invocable_v<const F&, V...>) return false;
   else return !std::is_void_v<std::invoke_result_t<const F&, V...>>;
 }
 }  // namespace detail

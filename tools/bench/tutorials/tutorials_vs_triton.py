@@ -635,14 +635,14 @@ class TlKernels:
         self.lib = ctypes.CDLL(path)
         self.lib.tl_tutorials_error.restype = ctypes.c_char_p
         self._fns = {}  # entry points looked up once: a call's Python cost is part of every small row
-        self._device = torch.cuda.current_device()
 
     def _call(self, name, *args):
         fn = self._fns.get(name)
         if fn is None:
             fn = self._fns[name] = getattr(self.lib, name)
-        # The current stream's handle without building a torch.cuda.Stream object each call.
-        rc = fn(*args, ctypes.c_void_p(torch._C._cuda_getCurrentRawStream(self._device)))
+        # The current stream's handle without building a torch.cuda.Stream object each call (a
+        # private torch call; torch.cuda.current_stream().cuda_stream is the public, slower one).
+        rc = fn(*args, ctypes.c_void_p(torch._C._cuda_getCurrentRawStream(torch.cuda.current_device())))
         if rc != 0:
             raise RuntimeError(f"{name}: {self.lib.tl_tutorials_error().decode()}")
 

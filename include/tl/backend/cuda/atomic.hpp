@@ -85,8 +85,8 @@ TL_ATOM_CAS_FN(atom_cas_b32, "cas.b32", "r", std::uint32_t)
 TL_ATOM_CAS_FN(atom_cas_b64, "cas.b64", "l", std::uint64_t)
 #undef TL_ATOM_CAS_FN
 
-// A vector add over V consecutive elements (sm_90 on): V floats or V halves (V = 2 or 4),
-// as 16-bit lanes. Each element is added atomically; the old values come back.
+// A vector add over V consecutive elements (sm_90 on, V = 2 or 4): floats in 32-bit registers,
+// halves in 16-bit ones. Each element is added atomically; the old values come back.
 #define TL_ATOM_VEC_CASE(SEM, SCOPE, INSTR, ...)                                                                  \
   else if constexpr (Sem == memory_sem::SEM && Scope == memory_scope::SCOPE) asm volatile(                       \
       "atom." #SEM "." #SCOPE ".global." INSTR ";" __VA_ARGS__ : "memory");

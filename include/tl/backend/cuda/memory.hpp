@@ -134,9 +134,8 @@ __device__ __forceinline__ bool chunk_is_vector(const P (&p)[V], const bool (&m)
 // The thread's index in a general path that an affine fast path precedes, read through an
 // empty volatile asm: the per-element coordinates derived from it are then computed where the
 // general path runs. Read plainly, they are loop invariants that get hoisted out of the
-// kernel's loops and held in registers through the fast path as well (a row of 32 elements a
-// thread kept 32 column indices live, and ptxas gave the program twice the registers the fast
-// path needs: half the programs a multiprocessor).
+// kernel's loops and held in registers through the fast path as well, and ptxas sizes the
+// program by them (docs/performance.md has the registers before and after).
 template <bool AfterFastPath>
 __device__ __forceinline__ int general_path_thread_id() {
   int t = thread_id();
