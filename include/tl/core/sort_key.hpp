@@ -29,4 +29,18 @@ TL_INLINE auto sort_key(const T& x) {
   }
 }
 
+// The bitonic network both backends sort a line of K (a power of two) with: in stage k and
+// step j, pair p of the K / 2 compares positions lo and lo + j (bitonic_low), and puts them in
+// order, ascending where (lo & k) == 0 unless Descending (bitonic_exchange).
+TL_INLINE constexpr int bitonic_low(int pair, int j) { return (pair / j) * 2 * j + pair % j; }
+template <bool Descending, class T>
+TL_INLINE void bitonic_exchange(T& a, T& b, int lo, int k) {
+  const bool up = ((lo & k) == 0) != Descending;
+  if (up ? sort_key(b) < sort_key(a) : sort_key(a) < sort_key(b)) {
+    const T t = a;
+    a = b;
+    b = t;
+  }
+}
+
 }  // namespace tl::detail

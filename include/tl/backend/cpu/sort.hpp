@@ -24,16 +24,9 @@ void sort(const E& e, Out& out) {
     }
     for (int k = 2; k <= K; k *= 2)  // K is a power of two (ops/sort.hpp checks)
       for (int j = k / 2; j > 0; j /= 2)
-        for (int lo = 0; lo + j < K; ++lo) {
-          if (lo & j) continue;  // each pair (lo, lo + j) once
-          T& a = line[std::size_t(lo)];
-          T& b = line[std::size_t(lo + j)];
-          const bool up = ((lo & k) == 0) != Descending;
-          if (up ? sort_key(b) < sort_key(a) : sort_key(a) < sort_key(b)) {
-            const T t = a;
-            a = b;
-            b = t;
-          }
+        for (int pair = 0; pair < K / 2; ++pair) {
+          const int lo = bitonic_low(pair, j);
+          bitonic_exchange<Descending>(line[std::size_t(lo)], line[std::size_t(lo + j)], lo, k);
         }
     for (int k = 0; k < K; ++k) {
       c[Axis] = k;

@@ -32,17 +32,9 @@ __device__ void sort(const E& e, Out& out) {
       for (std::int64_t q = t; q < pairs; q += threads) {
         const std::int64_t line = q / (K / 2);
         const int pair = int(q % (K / 2));
-        const int lo = (pair / j) * 2 * j + pair % j, hi = lo + j;  // positions along the axis
+        const int lo = bitonic_low(pair, j);  // positions lo and lo + j along the axis
         const std::int64_t base = (line / inner) * K * inner + line % inner;
-        T& a = buf[base + std::int64_t(lo) * inner];
-        T& b = buf[base + std::int64_t(hi) * inner];
-        const bool up = ((lo & k) == 0) != Descending;  // this pair's direction
-        const bool swap = up ? sort_key(b) < sort_key(a) : sort_key(a) < sort_key(b);
-        if (swap) {
-          const T tmp = a;
-          a = b;
-          b = tmp;
-        }
+        bitonic_exchange<Descending>(buf[base + std::int64_t(lo) * inner], buf[base + std::int64_t(lo + j) * inner], lo, k);
       }
       barrier();
     }
