@@ -257,3 +257,63 @@ TEST_CASE("pointers from int64 addresses and back (Triton's .to(tl.pointer_type(
   REQUIRE(out == std::vector<float>{6, 100, 0.5f});
   for (int g = 0; g < 3; ++g) REQUIRE(back[std::size_t(g)] == table[std::size_t(g)] + std::int64_t(sizeof(float)));
 }
+
+namespace {
+// Column sums of a rows x cols fp16 matrix in float32: a tile accumulated over row blocks with
+// `acc += tl::load(...)` (tutorial 05's second kernel), then reduced over its rows.
+template <int BM, int BN>
+TL_KERNEL void column_sums(tl::ptr<const tl::fp16> x, tl::ptr<float> out, int rows, int cols) {
+  auto c = tl::program_id(0) * BN + tl::arange<0, BN>();
+  auto acc = tl::zeros<BM, BN>(tl::float32);
+  for (int i : tl::range(0, rows, BM)) {
+    auto r = i + tl::arange<0, BM>();
+    auto mask = (r(_, None) < rows) & (c(None, _) < cols);
+    acc += tl::load(x + r(_, None) * cols + c(None, _), mask, 0.0);
+  }
+  tl::store(out + c, tl::sum<0>(acc), c < cols);
+}
+
+// A loaded tile moved into an update after its memory was stored to (Bad), or before (!Bad).
+template <bool Bad>
+TL_KERNEL void moved_load_after_store(tl::ptr<float> x, tl::ptr<float> out) {
+  auto r = tl::arange<0, 16>();
+  auto offs = r(_, None) * 16 + r(None, _);
+  auto acc = tl::zeros<16, 16>(tl::float32);
+  auto t = tl::load(x + offs);
+  if constexpr (Bad) tl::store(x + offs, t + 1);
+  acc += std::move(t);
+  if constexpr (!Bad) tl::store(x + offs, t + 1);
+  tl::store(out + offs, acc);
+}
+}  // namespace
+
+TEST_CASE("a tile updated by a load (acc += tl::load(...)) sums what it loads, at any size", "[memory]") {
+  for (int rep = 0; rep < 6; ++rep) {
+    const int rows = std::uniform_int_distribution<int>(1, 100)(testing::rng()), cols = std::uniform_int_distribution<int>(1, 70)(testing::rng());
+    std::vector<tl::fp16> x(static_cast<std::size_t>(rows * cols));
+    for (auto& e : x) e = tl::fp16(float(std::uniform_int_distribution<int>(-64, 64)(testing::rng())) / 8);
+    std::vector<float> out(static_cast<std::size_t>(cols), -99.0f);
+    tl::launch<column_sums<16, 32>>(tl::grid(tl::cdiv(cols, 32)), x, out, rows, cols);
+    for (int j = 0; j < cols; ++j) {
+      double want = 0;
+      for (int i = 0; i < rows; ++i) want += double(float(x[std::size_t(i * cols + j)]));
+      REQUIRE(out[std::size_t(j)] == float(want));  // eighths: exact in float32
+    }
+  }
+}
+
+TEST_CASE("a load moved into an update after a store to its memory is reported", "[memory][check]") {
+  std::vector<float> x(256), out(256);
+  for (int i = 0; i < 256; ++i) x[std::size_t(i)] = float(i);
+  tl::launch<moved_load_after_store<false>>(tl::grid(1), x, out);
+  REQUIRE(out[7] == 7.0f);
+  REQUIRE(x[7] == 8.0f);
+  try {
+    tl::launch<moved_load_after_store<true>>(tl::grid(1), x, out);
+    FAIL("the launch should have failed");
+  } catch (const tl::launch_error& e) {
+    REQUIRE(e.report().asserts.size() == 1);
+    REQUIRE(e.report().asserts[0].failing_lanes == 256);
+    REQUIRE_THAT(e.what(), Catch::Contains("stored to before the update it was moved into") && Catch::Contains("test_memory.cpp"));
+  }
+}

@@ -96,6 +96,64 @@ TEST_CASE("2-D tiles: whole, partial, odd strides and offsets agree (the affine 
   check_tile_copy<std::int16_t, 64, 64, tl::eviction_policy<tl::eviction::first>>();
 }
 
+// A computed tile (the accumulator order) updated by loads written in the update, which the
+// CUDA backend loads again in the tile's order instead of converting: acc = acc * 0.5 + x,
+// then acc -= y, over row blocks (tutorial 05's dw/db kernel), whole and partial tiles.
+template <class T, int BM, int BN>
+TL_KERNEL void tile_updated_by_loads(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> out, int rows, int cols) {
+  auto c = tl::program_id(0) * BN + tl::arange<0, BN>();
+  auto acc = tl::zeros<BM, BN>(tl::float32);
+  for (int i : tl::range(0, rows, BM)) {
+    auto r = i + tl::arange<0, BM>();
+    auto mask = (r(_, None) < rows) & (c(None, _) < cols);
+    auto offs = r(_, None) * cols + c(None, _);
+    acc *= 0.5f;
+    acc += tl::load(x + offs, mask, 0.0);
+    acc -= tl::load(y + offs, mask, 1.0);
+  }
+  auto rr = tl::arange<0, BM>();
+  tl::store(out + rr(_, None) * cols + c(None, _), acc, (rr(_, None) < rows) & (c(None, _) < cols));
+}
+
+template <class T, int BM, int BN>
+void check_tile_updated_by_loads() {
+  for (int rep = 0; rep < 6; ++rep) {
+    const bool whole = rep % 2 == 0;
+    const int rows = whole ? BM * random_int(1, 4) : random_int(1, 4 * BM);
+    const int cols = whole ? BN * random_int(1, 3) : random_int(1, 3 * BN);
+    auto x = random_quarters<T>(std::size_t(rows) * cols), y = random_quarters<T>(std::size_t(rows) * cols);
+    auto run = [&](const tl::launch_options& o) {
+      std::vector<float> out(std::size_t(rows) * cols, -99.0f);
+      tl::launch<tile_updated_by_loads<T, BM, BN>>(tl::grid(tl::cdiv(cols, BN)), o, x, y, out, rows, cols);
+      return out;
+    };
+    const auto want = [&] {  // plain loops in double
+      std::vector<float> z(std::size_t(rows) * cols, -99.0f);
+      for (int j = 0; j < cols; ++j)
+        for (int r = 0; r < BM && r < rows; ++r) {
+          double acc = 0;
+          for (int i = 0; i < rows; i += BM) {
+            acc *= 0.5;
+            const bool in = i + r < rows;
+            acc += in ? double(float(x[std::size_t((i + r) * cols + j)])) : 0.0;
+            acc -= in ? double(float(y[std::size_t((i + r) * cols + j)])) : 1.0;
+          }
+          z[std::size_t(r * cols + j)] = float(acc);
+        }
+      return z;
+    }();
+    const auto on_cpu = run(cpu);
+    require_agree(want, on_cpu, 1e-6, 1e-6, "reference, rows " + std::to_string(rows) + " cols " + std::to_string(cols));
+    require_agree(on_cpu, run(cuda), 0, 0, "rows " + std::to_string(rows) + " cols " + std::to_string(cols));
+  }
+}
+
+TEST_CASE("a tile updated by loads (acc += tl::load(...)) agrees, whole and partial", "[gpu][memory]") {
+  check_tile_updated_by_loads<tl::fp16, 32, 128>();
+  check_tile_updated_by_loads<float, 32, 64>();
+  check_tile_updated_by_loads<tl::bf16, 16, 32>();
+}
+
 // Scalar (rank-0) loads steer control flow; a rank-0 store is written once.
 template <int B>
 TL_KERNEL void scalar_kernel(tl::ptr<int> flag_ptr, tl::ptr<float> x_ptr, tl::ptr<float> z_ptr) {

@@ -45,7 +45,8 @@ namespace lowering = cuda;
 namespace lowering = cpu;
 #endif
 
-// The block storage and evaluation expr/block.hpp declares, from the pass's backend.
+// The block storage, evaluation and reloading loads that expr/block.hpp declares, from the
+// pass's backend.
 template <class T, class S, origin O>
 struct block_storage : lowering::block_storage<T, S, O> {};
 
@@ -53,5 +54,8 @@ template <class B, class E>
 TL_HD void evaluate_into(B& block, const E& e) {
   lowering::evaluate_into(block, e);
 }
+
+template <class B, class X>
+struct load_in_order : lowering::load_in_order<B, X> {};
 
 }  // namespace tl::detail

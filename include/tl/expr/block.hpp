@@ -10,6 +10,9 @@
 // registers on the CUDA backend.
 #pragma once
 
+#include <type_traits>
+#include <utility>
+
 #include "nodes.hpp"
 
 namespace tl {
@@ -31,6 +34,23 @@ template <class T, class S, origin O>
 struct block_storage;
 template <class B, class E>
 TL_HD void evaluate_into(B& block, const E& e);
+
+// What tl::load returns (expr/loaded.hpp): a block that remembers its pointers and mask.
+template <class T, class S, class EP, class EM, class EO, class Src>
+struct loaded;
+template <class X>
+inline constexpr bool is_loaded_v = false;
+template <class T, class S, class EP, class EM, class EO, class Src>
+inline constexpr bool is_loaded_v<loaded<T, S, EP, EM, EO, Src>> = true;
+
+// Defined by the backend of the compilation pass (backend/lowering.hpp), for an update of
+// block B by X, a loaded block the update consumes (written in it: nothing was stored since):
+//   value        whether X is loaded again in B's register order, and read from there
+//   load(x)      the block so loaded
+//   consumed(x)  called first, whichever way the update goes (the CPU backend checks that
+//                memory still holds what x read)
+template <class B, class X>
+struct load_in_order;
 
 template <origin O, class T, int... D>
 struct basic_block : expr_base<basic_block<O, T, D...>>, block_storage<T, shape<D...>, O> {
@@ -66,25 +86,25 @@ struct basic_block : expr_base<basic_block<O, T, D...>>, block_storage<T, shape<
   TL_INLINE T at(const coord<rank>& c) const { return this->read(c); }
 
   template <class E>
-  TL_HD basic_block& operator+=(E e) { return update<op::add>(e); }
+  TL_HD basic_block& operator+=(E&& e) { return update<op::add>(std::forward<E>(e)); }
   template <class E>
-  TL_HD basic_block& operator-=(E e) { return update<op::sub>(e); }
+  TL_HD basic_block& operator-=(E&& e) { return update<op::sub>(std::forward<E>(e)); }
   template <class E>
-  TL_HD basic_block& operator*=(E e) { return update<op::mul>(e); }
+  TL_HD basic_block& operator*=(E&& e) { return update<op::mul>(std::forward<E>(e)); }
   template <class E>
-  TL_HD basic_block& operator/=(E e) { return update<op::div>(e); }
+  TL_HD basic_block& operator/=(E&& e) { return update<op::div>(std::forward<E>(e)); }
   template <class E>
-  TL_HD basic_block& operator%=(E e) { return update<op::mod>(e); }
+  TL_HD basic_block& operator%=(E&& e) { return update<op::mod>(std::forward<E>(e)); }
   template <class E>
-  TL_HD basic_block& operator&=(E e) { return update<op::bit_and>(e); }
+  TL_HD basic_block& operator&=(E&& e) { return update<op::bit_and>(std::forward<E>(e)); }
   template <class E>
-  TL_HD basic_block& operator|=(E e) { return update<op::bit_or>(e); }
+  TL_HD basic_block& operator|=(E&& e) { return update<op::bit_or>(std::forward<E>(e)); }
   template <class E>
-  TL_HD basic_block& operator^=(E e) { return update<op::bit_xor>(e); }
+  TL_HD basic_block& operator^=(E&& e) { return update<op::bit_xor>(std::forward<E>(e)); }
   template <class E>
-  TL_HD basic_block& operator<<=(E e) { return update<op::shl>(e); }
+  TL_HD basic_block& operator<<=(E&& e) { return update<op::shl>(std::forward<E>(e)); }
   template <class E>
-  TL_HD basic_block& operator>>=(E e) { return update<op::shr>(e); }
+  TL_HD basic_block& operator>>=(E&& e) { return update<op::shr>(std::forward<E>(e)); }
 
  private:
   template <class E>
@@ -98,8 +118,9 @@ struct basic_block : expr_base<basic_block<O, T, D...>>, block_storage<T, shape<
     if constexpr (same_shape && std::is_same_v<T, V>) detail::evaluate_into(*this, e);
   }
 
-  template <class Op, class E>
-  TL_HD basic_block& update(const E& e) {
+  template <class Op, class Arg>
+  TL_HD basic_block& update(Arg&& e) {
+    using E = std::decay_t<Arg>;  // (a string literal: const char*, as the diagnostic names it)
     if constexpr (check<error::operand_is_not_a_block_or_scalar<E, is_operand_v<E>>> && is_operand_v<E>) {
       using rhs = as_expr_t<E>;
       if constexpr (is_ptr_v<T> && (std::is_same_v<Op, op::add> || std::is_same_v<Op, op::sub>)) {
@@ -110,7 +131,22 @@ struct basic_block : expr_base<basic_block<O, T, D...>>, block_storage<T, shape<
         using node = binary<Op, basic_block, rhs>;
         using V = typename node::value_type;
         static_assert(check<error::assigned_type_differs<T, V, std::is_same_v<T, V>>>);
-        if constexpr (std::is_same_v<T, V>) assign(node{{}, *this, as_expr(e)});
+        if constexpr (std::is_same_v<T, V>) {
+          // A load written in the update (acc += tl::load(...)) may be read again from memory
+          // in this block's register order instead of converted (backend's load_in_order).
+          if constexpr (is_loaded_v<E> && !std::is_lvalue_reference_v<Arg>) {
+            using again = load_in_order<basic_block, E>;
+            again::consumed(e);
+            if constexpr (again::value) {
+              if (e.fresh) {
+                const auto y = again::load(e);
+                assign(binary<Op, basic_block, std::remove_cvref_t<decltype(y)>>{{}, *this, y});
+                return *this;
+              }
+            }
+          }
+          assign(node{{}, *this, as_expr(e)});
+        }
       }
     }
     return *this;

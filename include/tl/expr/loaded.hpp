@@ -12,6 +12,10 @@
 // CPU backend checks it: a dot whose loaded operand no longer matches memory fails the
 // launch with the load's source line.
 //
+// The same holds for an update that a load is written in, `acc += tl::load(...)`: where acc
+// is held in another register order, the CUDA backend loads again in acc's order
+// (load_in_order in expr/block.hpp and the backends' memory.hpp).
+//
 // Updating a loaded block in place (x += 1, x = expr) makes it an ordinary block: `fresh`
 // turns false, and the dot uses its elements. `fresh` is a run-time flag that the compiler
 // folds (a block is either updated or not where the dot sees it).
@@ -66,8 +70,8 @@ struct loaded : block_t<T, S, origin::loaded> {
   }
 #define TL_LOADED_UPDATE(OP)          \
   template <class E>                  \
-  TL_HD loaded& operator OP(E e) {    \
-    block_type::operator OP(e);       \
+  TL_HD loaded& operator OP(E&& e) {  \
+    block_type::operator OP(std::forward<E>(e)); \
     fresh = false;                    \
     return *this;                     \
   }
@@ -98,11 +102,6 @@ struct loaded : block_t<T, S, origin::loaded> {
   }
   TL_INLINE const T* data() const { return block_type::data(); }
 };
-
-template <class X>
-inline constexpr bool is_loaded_v = false;
-template <class T, class S, class EP, class EM, class EO, class Src>
-inline constexpr bool is_loaded_v<loaded<T, S, EP, EM, EO, Src>> = true;
 
 // Inside expressions a loaded block is its plain block (the source matters to tl::dot only).
 template <class T, class S, class EP, class EM, class EO, class Src>

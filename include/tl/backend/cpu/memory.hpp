@@ -9,11 +9,13 @@
 // stores is reported with both programs.
 #pragma once
 
+#include <cstring>
 #include <utility>
 
 #include "../../core/eviction.hpp"
 #include "../../core/ptr.hpp"
 #include "../../expr/block.hpp"
+#include "../../expr/loaded.hpp"
 #include "program.hpp"
 
 namespace tl::detail::cpu {
@@ -323,5 +325,47 @@ void store(const EP& ptrs, const EV& value, const EM& mask, const source_locatio
   if (program_state* ps = current_program) ps->note_store_op(checker.masked_in);
   checker.finish();
 }
+
+// The CUDA backend may read a loaded block again from memory where it is used (a dot's
+// operand; an update that the load is written in, load_in_order below); a store between the
+// load and that use would make the two backends differ. Here the elements of the load are
+// compared with what memory holds now, and a difference fails the launch with `message`.
+template <class X>
+void check_load_unchanged(const X& x, const char* message) {
+  if constexpr (is_loaded_v<X>) {
+    if (!x.fresh) return;
+    using S = shape_of_t<X>;
+    using T = value_of_t<X>;
+    std::int64_t changed = 0;
+    for (std::int64_t i = 0; i < S::size; ++i) {
+      const coord<S::rank> c = unravel<S>(i);
+      if (!convert<bool>(x.mask.at(broadcast_coord<shape_of_t<typename X::mask_type>>(c)))) continue;
+      const auto p = x.ptrs.at(c);
+      if (!p.in_bounds()) continue;  // reported by the load
+      if (std::memcmp(p.get(), &x.v[i], sizeof(T)) != 0) ++changed;
+    }
+    if (changed > 0) {
+      assert_failure f;
+      f.where = x.where;
+      f.message = message;
+      f.failing_lanes = changed;
+      report_assert_failure(std::move(f));
+    }
+  }
+}
+
+// An update of block B by a load written in it (acc += tl::load(...), expr/block.hpp): every
+// block is row-major here, so the load's elements are used as they are. A load passed with
+// std::move after a store to its memory is reported, as the CUDA backend would read the store.
+template <class B, class X>
+struct load_in_order {
+  static constexpr bool value = false;
+  static void consumed(const X& x) {
+    if constexpr (shape_of_t<X>::rank >= 2)
+      check_load_unchanged(x, "memory this load read was stored to before the update it was moved into "
+                              "(the CUDA backend may read the load again there: keep stores after it)");
+  }
+  static X load(const X& x) { return x; }
+};
 
 }  // namespace tl::detail::cpu

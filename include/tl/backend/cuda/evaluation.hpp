@@ -72,13 +72,14 @@ using own_layout = layout<shape_of_t<X>, evaluation_order(order_of<X>())>;
 
 // ---- the dot's running wgmma groups ----
 
-// Does expression E read a computed float32 block (which a wgmma dot that ran from its operand
-// ring may still be writing: pipeline.hpp)?
+// Does expression E read a computed float32 tile (which a wgmma dot that ran from its operand
+// ring may still be writing: pipeline.hpp)? Only a tiled block can be a wgmma accumulator.
 template <class E>
 constexpr bool reads_float_block() {
   using X = std::remove_cvref_t<E>;
   if constexpr (is_held_block_v<X>) {
-    return X::block_origin == origin::computed && std::is_same_v<typename X::value_type, float>;
+    return X::block_origin == origin::computed && std::is_same_v<typename X::value_type, float> &&
+           tiled_shape<typename X::shape_type>;
   } else if constexpr (requires { typename X::operand_types; }) {
     return []<class... O>(type_list<O...>) { return (reads_float_block<O>() || ...); }(typename X::operand_types{});
   } else {

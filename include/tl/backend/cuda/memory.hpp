@@ -14,6 +14,7 @@
 #include "../../core/eviction.hpp"
 #include "../../core/ptr.hpp"
 #include "../../expr/axis_info.hpp"
+#include "../../expr/loaded.hpp"
 #include "device_report.hpp"
 #include "evaluation.hpp"
 
@@ -404,6 +405,25 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
     tracker.finish(access_kind::store, where);
   }
 }
+
+// An update of block B by a load written in it (acc += tl::load(...), expr/block.hpp). A
+// computed tile is held in the accumulator order and a loaded one in the standard order, so
+// reading the load's registers would convert them through shared memory (two barriers, and
+// the load's latency exposed at each). Instead the load is done again in B's order and read
+// in place; the first load's registers are then dead and the compiler drops it. With device
+// checks on, the accesses are checked once, by the load as written.
+template <class B, class X>
+struct load_in_order {
+  using S = shape_of_t<X>;
+  static constexpr bool value = !TL_DEVICE_CHECKS && std::is_same_v<typename B::shape_type, S> &&
+                                B::register_order != held_order<S, origin::loaded>;
+  TL_INLINE static void consumed(const X&) {}
+  __device__ __forceinline__ static auto load(const X& x) {
+    block_t<value_of_t<X>, S, B::register_order == order::mma ? origin::computed : origin::loaded> again;
+    cuda::load<value_of_t<X>, S>(x.ptrs, x.mask, x.other, x.where, again);
+    return again;
+  }
+};
 #endif
 
 }  // namespace tl::detail::cuda
