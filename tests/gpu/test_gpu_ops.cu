@@ -1,4 +1,6 @@
 // Elementwise ops, broadcasting, views and casts: the CUDA backend against the CPU backend.
+#include <cstring>
+
 #include "gpu_testing.hpp"
 
 using namespace gpu_testing;
@@ -180,15 +182,28 @@ TEST_CASE("unsigned shifts agree bit for bit, beyond the width too", "[gpu][elem
 }
 
 // float32 division: / as Triton divides (div.full.f32, within 2 ulp), div_rn exactly rounded.
+// `full` is the PTX instruction itself (an asm statement), which `/` must equal bit for bit.
+struct div_full_instruction {
+  TL_HD float operator()(float a, float b) const {
+#ifdef __CUDA_ARCH__
+    float q;
+    asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+    return q;
+#else
+    return a / b;
+#endif
+  }
+};
 template <int B>
 TL_KERNEL void division_kernel(tl::ptr<float> x_ptr, tl::ptr<float> y_ptr, tl::ptr<float> q_ptr, tl::ptr<float> r_ptr,
-                               int n) {
+                               tl::ptr<float> full_ptr, int n) {
   auto offs = tl::program_id(0) * B + tl::arange<0, B>();
   auto m = offs < n;
   auto x = tl::load(x_ptr + offs, m);
   auto y = tl::load(y_ptr + offs, m, 1.0f);
   tl::store(q_ptr + offs, x / y, m);
   tl::store(r_ptr + offs, tl::div_rn(x, y), m);
+  tl::store(full_ptr + offs, tl::map_elementwise(div_full_instruction{}, x, y), m);
 }
 
 TEST_CASE("float division: / within 2 ulp of the exact quotient, div_rn exact", "[gpu][elementwise]") {
@@ -200,13 +215,20 @@ TEST_CASE("float division: / within 2 ulp of the exact quotient, div_rn exact", 
   x[1] = 0.0f, y[1] = 0.0f;                 // NaN
   x[2] = NAN;
   x[3] = 1e-38f, y[3] = 1e3f;               // a subnormal quotient
+  x[4] = 3e38f, y[4] = 2e38f;               // divisors beyond 2^126, where div.full scales
+  x[5] = -1.5f, y[5] = 1e38f;
+  x[6] = 2.0f, y[6] = INFINITY;
+  x[8] = 1e-30f, y[8] = 3e-40f;             // a subnormal divisor
+  x[9] = 5.0f, y[9] = -1e-44f;
+  std::vector<float> full(std::size_t(n), -7.0f);
   auto run = [&](const tl::launch_options& o) {
     std::vector<float> q(std::size_t(n), -7.0f), r(std::size_t(n), -7.0f);
-    tl::launch<division_kernel<256>>(tl::grid(tl::cdiv(n, 256)), o, x, y, q, r, n);
+    tl::launch<division_kernel<256>>(tl::grid(tl::cdiv(n, 256)), o, x, y, q, r, full, n);
     return std::make_pair(q, r);
   };
   const auto a = run(cpu), b = run(cuda);
   require_agree(a.second, b.second, 0, 0, "div_rn, bit for bit");
+  REQUIRE(std::memcmp(full.data(), b.first.data(), full.size() * sizeof(float)) == 0);  // div.full.f32 exactly
   std::size_t far = 0;
   for (int i = 0; i < n; ++i) {
     const double exact = double(x[std::size_t(i)]) / double(y[std::size_t(i)]);

@@ -70,10 +70,16 @@ struct div {
 #if TL_DEVICE_PASS
       // float32 as Triton divides: div.full.f32, within 2 ulp, a reciprocal and a product
       // instead of IEEE division's refinement and slow path (tl::div_rn rounds exactly).
+      // Written as ptxas expands div.full (both operands quartered where |b| > 2^126, then
+      // div.approx, which scales subnormal divisors itself): the same instructions, but not an
+      // asm statement, which nvcc never merges, so a quotient used twice (a row's mean, stored
+      // and then subtracted) would be computed twice.
       if constexpr (std::is_same_v<T, float>) {
-        float q;
-        asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
-        return q;
+        if (fabsf(b) > 0x1p126f) {
+          a *= 0.25f;
+          b *= 0.25f;
+        }
+        return __fdividef(a, b);
       }
 #endif
       return a / b;

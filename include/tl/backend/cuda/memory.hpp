@@ -181,9 +181,13 @@ __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& 
   for (int d = 0; d < S::rank; ++d) {
     stride[d] = 0;
     if (S::dim(d) == 1) continue;
-    c[d] = 1;
-    stride[d] = affine_pointer_at<S>(ptrs, c).offset - origin.offset;
-    c[d] = 0;
+    if (d == S::rank - 1 && last_axis_stride<EP>() == 1) {
+      stride[d] = 1;  // known from the type: no 64-bit difference and product to compute
+    } else {
+      c[d] = 1;
+      stride[d] = affine_pointer_at<S>(ptrs, c).offset - origin.offset;
+      c[d] = 0;
+    }
     if (d != Unit) ok = ok && stride[d] % V == 0;
   }
   if constexpr (Unit != S::rank - 1 || last_axis_stride<EP>() != 1) ok = ok && stride[Unit] == 1;
@@ -348,8 +352,15 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
   [[maybe_unused]] access_tracker<S, O> tracker;
   [[maybe_unused]] race_notes<TL_DEVICE_CHECKS ? L::slots : 1> notes;
   const int t = general_path_thread_id<affine_access_v<S, EP, EM, Q, V>>();
-  // A one-element block is held by every thread; thread 0 writes it.
+  // A block of at most 16 elements is held whole by every thread; thread 0 writes it. Every
+  // thread computes its values first, outside thread 0's branch, so that a value the kernel
+  // uses again later (a row's mean, stored, then subtracted) is computed once, not again.
   const bool writer = !L::replicated || t == 0;
+  [[maybe_unused]] Q held[L::replicated ? L::slots : 1];
+  if constexpr (L::replicated) {
+    TL_UNROLL
+    for (int i = 0; i < L::slots; ++i) held[i] = convert<Q>(operand_at<S, O>(value, L::coords(t, i), i));
+  }
   TL_UNROLL
   for (int i0 = 0; i0 < L::slots && writer; i0 += V) {
     P p[V];
@@ -363,7 +374,8 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
       for (int k = 0; k < V; ++k, ++c[S::rank - 1]) {
         p[k] = p0 + k;
         m[k] = convert<bool>(operand_at<S, O>(mask, c, i0 + k));
-        x[k] = convert<Q>(operand_at<S, O>(value, c, i0 + k));
+        if constexpr (L::replicated) x[k] = held[i0 + k];
+        else x[k] = convert<Q>(operand_at<S, O>(value, c, i0 + k));
       }
     } else {
       TL_UNROLL
@@ -375,7 +387,8 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
         m[k] = convert<bool>(operand_at<S, O>(mask, c, i));
         if (!m[k]) continue;
         p[k] = operand_at<S, O>(ptrs, c, i);
-        x[k] = convert<Q>(operand_at<S, O>(value, c, i));
+        if constexpr (L::replicated) x[k] = held[i];
+        else x[k] = convert<Q>(operand_at<S, O>(value, c, i));
       }
     }
     if (chunk_is_vector<Q, V, unit_stride_chunks<S, EP, V>>(p, m)) {
