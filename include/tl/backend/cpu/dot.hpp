@@ -15,11 +15,11 @@ template <class D, class In, bool Tf32, class EA, class EB, class Acc, class Out
 void dot(const EA& a, const EB& b, const Acc* acc, Out& out) {
   using TA = value_of_t<EA>;
   using AccT = typename Out::value_type;
-  constexpr const char* restored =
+  constexpr const char* stored_before_dot =
       "memory this load read was stored to before the tl::dot it feeds (the CUDA backend reads "
       "dot operands from memory at the dot: keep stores to it after the dot)";
-  check_load_unchanged(a, restored);
-  check_load_unchanged(b, restored);
+  check_load_unchanged(a, stored_before_dot);
+  check_load_unchanged(b, stored_before_dot);
   // Operands evaluated once into plain arrays (they may be lazy expressions).
   const auto ea = eval(a);
   const auto eb = eval(b);
