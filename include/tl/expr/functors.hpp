@@ -72,8 +72,8 @@ struct div {
       // instead of IEEE division's refinement and slow path (tl::div_rn rounds exactly).
       // Written as ptxas expands div.full (both operands quartered where |b| > 2^126, then
       // div.approx, which scales subnormal divisors itself): the same instructions, but not an
-      // asm statement, which nvcc never merges, so a quotient used twice (a row's mean, stored
-      // and then subtracted) would be computed twice.
+      // asm statement, which nvcc does not merge with an equal one, so a quotient used twice (a
+      // row's mean, stored and then subtracted) would be computed twice.
       if constexpr (std::is_same_v<T, float>) {
         if (fabsf(b) > 0x1p126f) {
           a *= 0.25f;
