@@ -131,8 +131,8 @@ TL_ATOM_VEC16_FN(atom_add_bf16, "bf16")
 template <atomic_op A, class T, int V>
 inline constexpr bool vector_atomic_v =
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    A == atomic_op::add && ((std::is_same_v<T, float> && (V == 2 || V == 4)) ||
-                            ((std::is_same_v<T, fp16> || std::is_same_v<T, bf16>) && (V == 2 || V == 4)));
+    A == atomic_op::add && (std::is_same_v<T, float> || std::is_same_v<T, fp16> || std::is_same_v<T, bf16>) &&
+    (V == 2 || V == 4);
 #else
     false;
 #endif

@@ -432,7 +432,7 @@ struct load_in_order {
                                 B::register_order != held_order<S, origin::loaded>;
   TL_INLINE static void consumed(const X&) {}
   __device__ __forceinline__ static auto load(const X& x) {
-    block_t<value_of_t<X>, S, B::register_order == order::mma ? origin::computed : origin::loaded> again;
+    block_t<value_of_t<X>, S, B::block_origin> again;  // held as B is, so read in place
     cuda::load<value_of_t<X>, S>(x.ptrs, x.mask, x.other, x.where, again);
     return again;
   }
