@@ -75,11 +75,10 @@ struct div {
       // asm statement, which nvcc does not merge with an equal one, so a quotient used twice (a
       // row's mean, stored and then subtracted) would be computed twice.
       if constexpr (std::is_same_v<T, float>) {
-        if (fabsf(b) > 0x1p126f) {
-          a *= 0.25f;
-          b *= 0.25f;
-        }
-        return __fdividef(a, b);
+        // The scale is picked, not branched on: with a branch here, a quotient under a where()
+        // (dropout's where(keep, x / (1 - p), 0)) was compiled as a branch per element.
+        const float s = fabsf(b) > 0x1p126f ? 0.25f : 1.0f;
+        return __fdividef(a * s, b * s);
       }
 #endif
       return a / b;
