@@ -233,7 +233,85 @@ TL_KERNEL void increment_with_a_stray_read(ptr<int> lock, ptr<int> count, ptr<in
   atomic_xchg(lock, 0);
 }
 
+// A lock taken by atomic_cas and given back by a release atomic_store.
+TL_KERNEL void locked_increment_store_unlock(ptr<int> lock, ptr<int> count) {
+  while (int(atomic_cas(lock, 0, 1, acquire)) == 1) {
+  }
+  store(count, load(count) + 1);
+  atomic_store(lock, 0);
+}
+
+// Program 0 publishes a value with a release store; program 1 polls for it, then reads it.
+TL_KERNEL void publish_and_poll(ptr<int> flag, ptr<int> payload, ptr<int> seen, ptr<int> came) {
+  if (program_id(0) == 0) {
+    atomic_store(payload, 42, relaxed);
+    atomic_store(flag, 1);
+  } else {
+    store(came, atomic_poll(flag, 1, timeout_ns{20'000'000'000ull}).to(int32));
+    store(seen, atomic_load(payload, relaxed));
+  }
+}
+
 }  // namespace
+
+TEST_CASE("atomic_load and atomic_store: masked reads and writes of every width", "[atomic]") {
+  std::mt19937_64& g = testing::rng();
+  auto check_type = [&]<class T>(T) {
+    std::vector<T> x(24), y(24, T(7));
+    for (auto& v : x) v = T(int(g() % 100) - 50);
+    ptr<T> px(x, "x"), py(y, "y");
+    auto offs = arange<0, 32>();
+    const auto got = testing::values(atomic_load(px + offs, offs < 24));
+    for (int i = 0; i < 32; ++i) REQUIRE(got[std::size_t(i)] == (i < 24 ? double(x[std::size_t(i)]) : 0.0));
+    auto keep = (offs % 3 == 0) & (offs < 24);
+    atomic_store(py + offs, load(px + offs, keep), keep, relaxed, cta);
+    for (int i = 0; i < 24; ++i) REQUIRE(double(y[std::size_t(i)]) == (i % 3 == 0 ? double(x[std::size_t(i)]) : 7.0));
+    REQUIRE(double(T(atomic_load(px + 5, relaxed, sys))) == double(x[5]));
+  };
+  check_type(std::int8_t{});
+  check_type(std::uint16_t{});
+  check_type(std::int32_t{});
+  check_type(std::int64_t{});
+  check_type(fp16{});
+  check_type(bf16{});
+  check_type(float{});
+  check_type(double{});
+  // An invalid lane is reported, not performed (the valid ones are).
+  std::vector<int> z(4, 1);
+  auto offs = arange<0, 8>();
+  REQUIRE_THROWS_WITH(atomic_store(ptr<int>(z, "z") + offs, 5), Catch::Contains("atomic") && Catch::Contains("'z'"));
+  REQUIRE(z == std::vector<int>(4, 5));
+}
+
+TEST_CASE("a release atomic_store gives back a lock that atomic_cas took", "[atomic][race]") {
+  const int programs = 32;
+  std::vector<int> lock{0}, count{0};
+  const launch_report rep =
+      launch<locked_increment_store_unlock>(grid(programs), {.failure = on_failure::collect}, ptr<int>(lock, "lock"), ptr<int>(count, "count"));
+  INFO(rep.str());
+  REQUIRE(rep.ok());
+  REQUIRE(rep.race_count == 0);
+  REQUIRE(count[0] == programs);
+  REQUIRE(lock[0] == 0);
+}
+
+TEST_CASE("atomic_poll: true where the value comes, false where the time budget runs out", "[atomic]") {
+  std::vector<int> x{1, 2, 3, 4};
+  ptr<int> p(x, "x");
+  auto offs = arange<0, 4>();
+  REQUIRE(testing::values(atomic_poll(p + offs, 2 * offs + 1, timeout_ns{1'000'000})) == std::vector<double>{1, 0, 0, 0});
+  REQUIRE(testing::values(atomic_poll(p + offs, offs + 1)) == std::vector<double>{1, 1, 1, 1});
+  REQUIRE(bool(atomic_poll(p + 3, 4, relaxed, timeout_ns{0})));  // read once even with no time
+  std::vector<std::int64_t> w{5};
+  REQUIRE(!bool(atomic_poll(ptr<std::int64_t>(w, "w"), std::int64_t(6), timeout_ns{100'000})));
+  // Between programs running at once: program 1 waits for program 0's release store.
+  std::vector<int> flag{0}, payload{0}, seen{-1}, came{-1};
+  const launch_report rep = launch<publish_and_poll>(grid(2), {.failure = on_failure::collect, .threads = 2}, ptr<int>(flag, "flag"),
+                                                     ptr<int>(payload, "payload"), ptr<int>(seen, "seen"), ptr<int>(came, "came"));
+  INFO(rep.str());
+  REQUIRE(came[0] == 1);
+  REQUIRE(seen[0] == 42);
+}
 
 TEST_CASE("atomic_xchg: the old values and the last value form one chain", "[atomic]") {
   const int n = 500;

@@ -1,6 +1,7 @@
 // Elementwise ops against plain-loop references, on random blocks, with broadcasting.
 #include "testing.hpp"
 
+#include <bit>
 #include <limits>
 
 using namespace tl;
@@ -173,6 +174,60 @@ TEST_CASE("maximum and minimum ignore NaN like the GPU's max.f32", "[elementwise
   auto x = full<4>(std::numeric_limits<float>::quiet_NaN(), float32);
   REQUIRE(values(maximum(x, 2.0f))[0] == 2.0);
   REQUIRE(values(minimum(3.0f, x))[0] == 3.0);
+}
+
+TEST_CASE("maximum and minimum with PropagateNan::ALL: NaN where either operand is NaN", "[elementwise]") {
+  auto a = random_block<float, 8, 4>();
+  auto b = random_block<float, 8, 4>();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int i = 0; i < 32; i += 5) a.v[std::size_t(i)] = nan;
+  for (int i = 0; i < 32; i += 7) b.v[std::size_t(i)] = nan;
+  const auto va = values(a), vb = values(b);
+  auto both_nan = [](double x, double y, double r) { return std::isnan(x) || std::isnan(y) ? NAN : r; };
+  check_elementwise(maximum(a, b, PropagateNan::ALL), va, vb, [&](double x, double y) { return both_nan(x, y, std::max(x, y)); });
+  check_elementwise(minimum(a, b, PropagateNan::ALL), va, vb, [&](double x, double y) { return both_nan(x, y, std::min(x, y)); });
+  // NONE is the default: a NaN operand is ignored.
+  check_elementwise(maximum(a, b, PropagateNan::NONE), va, vb, [](double x, double y) {
+    return std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y);
+  });
+  // The NaN is the canonical quiet one, whatever the operand's payload (as max.NaN.f32).
+  const float payload = std::bit_cast<float>(0x7fc12345u);
+  REQUIRE(std::bit_cast<std::uint32_t>(float(values(maximum(full<2>(payload, float32), 1.0f, PropagateNan::ALL))[0])) ==
+          std::bit_cast<std::uint32_t>(std::numeric_limits<float>::quiet_NaN()));
+  // Integers have no NaN: the same as without the flag.
+  auto i = random_block<std::int32_t, 16>(-100, 100), j = random_block<std::int32_t, 16>(-100, 100);
+  REQUIRE(values(maximum(i, j, PropagateNan::ALL)) == values(maximum(i, j)));
+  REQUIRE(maximum(2.0f, nan, PropagateNan::ALL) != maximum(2.0f, nan, PropagateNan::ALL));
+}
+
+TEST_CASE("add, sub, mul: the operators' function forms, wrapping on integers", "[elementwise][int]") {
+  auto a = random_block<std::int32_t, 4, 8>(-1000, 1000);
+  auto b = random_block<std::int32_t, 8>(-1000, 1000);
+  REQUIRE(values(add(a, b)) == values(a + b));
+  REQUIRE(values(sub(a, b)) == values(a - b));
+  REQUIRE(values(mul(a, 3)) == values(a * 3));
+  auto big = full<4>(std::numeric_limits<std::int32_t>::max(), int32);
+  REQUIRE(values(add(big, 1))[0] == double(std::numeric_limits<std::int32_t>::min()));
+  auto x = random_block<float, 16>();
+  REQUIRE(values(mul(x, x)) == values(x * x));
+}
+
+TEST_CASE("to_tensor: a C++ value as a rank-0 block of the type it stands for", "[elementwise]") {
+  auto f = to_tensor(1.5);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(f)>, float>);
+  STATIC_REQUIRE(detail::shape_of_t<decltype(f)>::rank == 0);
+  REQUIRE(float(f) == 1.5f);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(to_tensor(7))>, std::int32_t>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(to_tensor(7u))>, std::uint32_t>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(to_tensor(std::int64_t(7)))>, std::int64_t>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(to_tensor(true))>, bool>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(to_tensor(fp16(2.0f)))>, fp16>);
+  REQUIRE(std::int64_t(to_tensor(std::int64_t(1) << 40)) == std::int64_t(1) << 40);
+  // A block stays what it is; a rank-0 block is strong, so it widens what it meets, as Triton's does.
+  auto x = random_block<fp16, 8>();
+  STATIC_REQUIRE(std::is_same_v<decltype(to_tensor(x)), decltype(x)>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(x + 1.0)>, fp16>);
+  STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(x + to_tensor(1.0))>, float>);
 }
 
 TEST_CASE("casts: .to(dtype) and bitcast", "[elementwise][cast]") {

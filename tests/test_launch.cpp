@@ -191,6 +191,50 @@ TEST_CASE("device_assert fails the launch with the program and line", "[launch][
   }
 }
 
+namespace {
+// x * scale expected to underflow to 0 where mask holds; stores what it keeps.
+TL_KERNEL void expects_zero(ptr<const float> x, ptr<float> z, float scale, int n) {
+  auto offs = arange<0, 16>();
+  auto v = load(x + offs) * scale;
+  store(z + offs, expect_zero(v, offs < n));
+}
+// A countdown in a while loop whose condition is a rank-0 block.
+TL_KERNEL void counts_down(ptr<int> counter, ptr<int> steps) {
+  int k = 0;
+  while (condition(load(counter) > 0)) {
+    store(counter, load(counter) - 1);
+    ++k;
+  }
+  store(steps, k);
+}
+}  // namespace
+
+TEST_CASE("expect_zero keeps its values and fails the launch where one it expects to be 0 is not", "[launch][debug]") {
+  std::vector<float> x(16), z(16, -1.0f);
+  for (int i = 0; i < 16; ++i) x[std::size_t(i)] = float(i + 1);
+  REQUIRE(launch<expects_zero>(grid(1), x, z, 0.0f, 16).ok());  // all 0 where expected
+  for (float v : z) REQUIRE(v == 0.0f);
+  REQUIRE(launch<expects_zero>(grid(1), x, z, 1.0f, 0).ok());  // nothing expected: kept as is
+  for (int i = 0; i < 16; ++i) REQUIRE(z[std::size_t(i)] == float(i + 1));
+  try {
+    launch<expects_zero>(grid(1), x, z, 1.0f, 3);
+    FAIL("no error");
+  } catch (const launch_error& e) {
+    REQUIRE(e.report().asserts.size() == 1);
+    REQUIRE(e.report().asserts[0].failing_lanes == 3);
+    REQUIRE(std::string(e.what()).find("tl::expect_zero") != std::string::npos);
+  }
+}
+
+TEST_CASE("condition: a while loop on a rank-0 block", "[launch][program]") {
+  std::vector<int> counter{5}, steps{-1};
+  REQUIRE(launch<counts_down>(grid(1), counter, steps).ok());
+  REQUIRE(counter[0] == 0);
+  REQUIRE(steps[0] == 5);
+  REQUIRE(condition(true));
+  REQUIRE(!condition(0));
+}
+
 TEST_CASE("print_if prints in the programs its condition selects, with the id in front", "[debug]") {
   std::vector<float> x{1, 2, 3, 4};
   const std::string printed = testing::captured_stdout([&] { launch<prints>(grid(3), launch_options{.sequential = true}, x); });

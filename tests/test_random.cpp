@@ -17,8 +17,9 @@ using tutorials::reference_uniform;
 namespace {
 __extension__ typedef unsigned __int128 u128;
 
-std::array<std::uint64_t, 4> reference_philox64(std::array<std::uint64_t, 4> c, std::uint64_t k0, std::uint64_t k1) {
-  for (int r = 0; r < 10; ++r) {
+std::array<std::uint64_t, 4> reference_philox64(std::array<std::uint64_t, 4> c, std::uint64_t k0, std::uint64_t k1,
+                                               int rounds = 10) {
+  for (int r = 0; r < rounds; ++r) {
     const u128 p0 = u128(0xD2E7470EE14C6C93ull) * c[0], p1 = u128(0xCA5A826395121157ull) * c[2];
     c = {std::uint64_t(p1 >> 64) ^ c[1] ^ k0, std::uint64_t(p1), std::uint64_t(p0 >> 64) ^ c[3] ^ k1, std::uint64_t(p0)};
     k0 += 0x9E3779B97F4A7C15ull;
@@ -80,7 +81,70 @@ TL_KERNEL void philox_direct(std::int64_t seed, ptr<const std::uint32_t> c32, pt
   store(out64 + 4 * i + 2, g);
   store(out64 + 4 * i + 3, h);
 }
+// Triton's building blocks: philox_impl on 32- and 64-bit counters with a loaded key,
+// uint_to_uniform_float on 32- and 64-bit words, pair_uniform_to_normal.
+template <int B>
+TL_KERNEL void random_building_blocks(ptr<const std::uint32_t> c32, ptr<const std::uint64_t> c64, ptr<std::uint32_t> out32,
+                                      ptr<std::uint64_t> out64, ptr<float> uniform32, ptr<float> uniform64,
+                                      ptr<const float> u, ptr<float> normals) {
+  auto i = arange<0, B>();
+  auto [a, b, c, d] = philox_impl(load(c32 + 6 * i), load(c32 + 6 * i + 1), load(c32 + 6 * i + 2), load(c32 + 6 * i + 3),
+                                  load(c32 + 6 * i + 4), load(c32 + 6 * i + 5));
+  store(out32 + 4 * i, a);
+  store(out32 + 4 * i + 1, b);
+  store(out32 + 4 * i + 2, c);
+  store(out32 + 4 * i + 3, d);
+  auto [e, f, g, h] = philox_impl<7>(load(c64 + 6 * i), load(c64 + 6 * i + 1), load(c64 + 6 * i + 2),
+                                     load(c64 + 6 * i + 3), load(c64 + 6 * i + 4), load(c64 + 6 * i + 5));
+  store(out64 + 4 * i, e);
+  store(out64 + 4 * i + 1, f);
+  store(out64 + 4 * i + 2, g);
+  store(out64 + 4 * i + 3, h);
+  store(uniform32 + i, uint_to_uniform_float(load(c32 + i)));
+  store(uniform64 + i, uint_to_uniform_float(load(c64 + i)));
+  auto [n0, n1] = pair_uniform_to_normal(load(u + 2 * i), load(u + 2 * i + 1));
+  store(normals + 2 * i, n0);
+  store(normals + 2 * i + 1, n1);
+}
 }  // namespace
+
+TEST_CASE("philox_impl, uint_to_uniform_float and pair_uniform_to_normal against the definitions", "[random]") {
+  std::mt19937_64& g = testing::rng();
+  constexpr int B = 64;
+  std::vector<std::uint32_t> c32(6 * B), out32(4 * B, 0xdeadbeefu);
+  std::vector<std::uint64_t> c64(6 * B), out64(4 * B, 0xdeadbeefu);
+  std::vector<float> u(2 * B), uniform32(B, -1.f), uniform64(B, -1.f), normals(2 * B, NAN);
+  for (auto& x : c32) x = std::uint32_t(g());
+  for (auto& x : c64) x = g();
+  c32[0] = 0xffffffffu;  // the largest words stay below 1
+  c64[1] = ~std::uint64_t(0);
+  for (auto& x : u) x = float(std::uniform_real_distribution<double>(0, 1)(g));
+  u[0] = 0.0f;  // clamped to 1e-7 before the log
+  launch<random_building_blocks<B>>(grid(1), ptr<const std::uint32_t>(c32, "c32"), ptr<const std::uint64_t>(c64, "c64"),
+                                    ptr<std::uint32_t>(out32, "out32"), ptr<std::uint64_t>(out64, "out64"),
+                                    ptr<float>(uniform32, "uniform32"), ptr<float>(uniform64, "uniform64"),
+                                    ptr<const float>(u, "u"), ptr<float>(normals, "normals"));
+  for (std::size_t i = 0; i < B; ++i) {
+    const auto r32 =
+        reference_philox32({c32[6 * i], c32[6 * i + 1], c32[6 * i + 2], c32[6 * i + 3]}, c32[6 * i + 4], c32[6 * i + 5]);
+    for (std::size_t w = 0; w < 4; ++w) REQUIRE(out32[4 * i + w] == r32[w]);
+    const auto r64 =
+        reference_philox64({c64[6 * i], c64[6 * i + 1], c64[6 * i + 2], c64[6 * i + 3]}, c64[6 * i + 4], c64[6 * i + 5], 7);
+    for (std::size_t w = 0; w < 4; ++w) REQUIRE(out64[4 * i + w] == r64[w]);
+    const double e32 = reference_uniform(c32[i]);
+    REQUIRE(uniform32[i] >= 0.0f);
+    REQUIRE(uniform32[i] < 1.0f);
+    REQUIRE(std::abs(uniform32[i] - e32) <= 1.8e-7 * e32 + 1e-12);
+    std::int64_t x = std::int64_t(c64[i]);
+    x = x < 0 ? -1 - x : x;
+    const double e64 = double(x) * 1.0842020432385337e-19;
+    REQUIRE(uniform64[i] >= 0.0f);
+    REQUIRE(uniform64[i] < 1.0f);
+    REQUIRE(std::abs(uniform64[i] - e64) <= 1.8e-7 * e64 + 1e-12);
+    const auto nn = reference_normals(u[2 * i], u[2 * i + 1]);
+    for (std::size_t j = 0; j < 2; ++j) REQUIRE(std::abs(normals[2 * i + j] - nn[j]) <= 2e-6 * (1 + std::abs(nn[j])));
+  }
+}
 
 TEST_CASE("philox: the published known answers of Philox-4x32-10 and 4x64-10", "[random]") {
   // The reference itself first (Random123's kat_vectors).

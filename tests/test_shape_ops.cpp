@@ -41,6 +41,24 @@ TEST_CASE("expand_dims and broadcast_to", "[shape]") {
       for (int k = 0; k < 5; ++k) REQUIRE(bc[std::size_t((i * 3 + j) * 5 + k)] == double(col[j]));
 }
 
+TEST_CASE("squeeze removes a size-1 axis, unsqueeze inserts one", "[shape]") {
+  auto x = random_block<float, 3, 1, 4>();
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(squeeze<1>(x))>, shape<3, 4>>);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(squeeze<-2>(x))>, shape<3, 4>>);
+  const auto sq = values(squeeze<1>(x));
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) REQUIRE(sq[std::size_t(i * 4 + j)] == double(x[i * 4 + j]));
+  auto y = random_block<std::int32_t, 5, 2>(-50, 50);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(unsqueeze<0>(y))>, shape<1, 5, 2>>);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(unsqueeze<-1>(y))>, shape<5, 2, 1>>);
+  STATIC_REQUIRE(std::is_same_v<detail::shape_of_t<decltype(unsqueeze<1>(y))>, shape<5, 1, 2>>);
+  REQUIRE(values(squeeze<1>(unsqueeze<1>(y))) == values(y));
+  REQUIRE(values(unsqueeze<2>(y)) == values(y));
+  auto one = random_block<float, 1>();
+  STATIC_REQUIRE(detail::shape_of_t<decltype(squeeze<0>(one))>::rank == 0);
+  REQUIRE(values(squeeze<0>(one)) == values(one));
+}
+
 TEST_CASE("reshape keeps row-major order", "[shape]") {
   auto x = random_block<std::int32_t, 2, 3, 4>(-100, 100);
   REQUIRE(values(reshape<6, 4>(x)) == values(x));

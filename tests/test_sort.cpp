@@ -86,6 +86,45 @@ TEST_CASE("sort along each axis, with ties, NaNs and signed zeros; topk", "[sort
   }
 }
 
+TEST_CASE("bitonic_merge: the network's last stage, against its steps written out, and on bitonic lines", "[sort]") {
+  // Distinct values (no ties), so that Triton's > and tl's total order do the same.
+  block<float, 8, 16> x;
+  std::vector<float> pool(128);
+  for (int i = 0; i < 128; ++i) pool[std::size_t(i)] = float(i) - 60.5f;
+  std::shuffle(pool.begin(), pool.end(), testing::rng());
+  for (int i = 0; i < 128; ++i) x[i] = pool[std::size_t(i)];
+  // The merge written out: distances K/2 .. 1, every pair put in one direction.
+  auto merged = [](std::vector<double> line, bool desc) {
+    const int K = int(line.size());
+    for (int j = K / 2; j > 0; j /= 2)
+      for (int lo = 0; lo < K; ++lo)
+        if ((lo & j) == 0 && ((line[std::size_t(lo)] > line[std::size_t(lo + j)]) != desc))
+          std::swap(line[std::size_t(lo)], line[std::size_t(lo + j)]);
+    return line;
+  };
+  for (int axis : {0, 1}) {
+    for (bool desc : {false, true}) {
+      std::vector<double> got;
+      if (axis == 0) got = desc ? values(bitonic_merge<0>(x, descending)) : values(bitonic_merge<0>(x));
+      else got = desc ? values(bitonic_merge<1>(x, descending)) : values(bitonic_merge(x));
+      const int K = axis == 0 ? 8 : 16, lines = 128 / K;
+      for (int l = 0; l < lines; ++l) {
+        std::vector<double> line;
+        for (int k = 0; k < K; ++k) line.push_back(axis == 0 ? double(x.at({k, l})) : double(x.at({l, k})));
+        const auto want = merged(line, desc);
+        for (int k = 0; k < K; ++k) REQUIRE((axis == 0 ? got[std::size_t(k * 16 + l)] : got[std::size_t(l * 16 + k)]) == want[std::size_t(k)]);
+      }
+    }
+  }
+  // A bitonic line (rising, then falling) comes out sorted.
+  block<std::int32_t, 32> b;
+  for (int i = 0; i < 32; ++i) b[i] = i < 16 ? 3 * i : 100 - 2 * i;
+  const auto sorted = values(bitonic_merge(b));
+  REQUIRE(std::is_sorted(sorted.begin(), sorted.end()));
+  const auto down = values(bitonic_merge(b, descending));
+  REQUIRE(std::is_sorted(down.rbegin(), down.rend()));
+}
+
 TEST_CASE("gather along each axis, indices at the edges and outside (0)", "[gather]") {
   auto src = random_block<float, 4, 8>(-5, 5);
   block<std::int32_t, 4, 3> idx1;

@@ -123,7 +123,78 @@ TL_KERNEL void small_block_kernel(tl::ptr<float> x, tl::ptr<float> old) {
   tl::store(old + tl::program_id(0) * 4 + offs, o);
 }
 
+// atomic_load of a masked row and atomic_store of every third element, in each semantics.
+template <int B, class T>
+TL_KERNEL void load_store_kernel(tl::ptr<const T> x, tl::ptr<T> y, tl::ptr<T> got, int n) {
+  auto offs = tl::program_id(0) * B + tl::arange<0, B>();
+  auto mask = offs < n;
+  tl::store(got + offs, tl::atomic_load(x + offs, mask), mask);
+  auto keep = mask & (offs % 3 == 0);
+  tl::atomic_store(y + offs, tl::atomic_load(x + offs, keep, tl::relaxed, tl::cta), keep, tl::relaxed, tl::sys);
+  tl::atomic_store(y + offs, T(1) + tl::load(x + offs, mask), mask & (offs % 3 == 1));
+}
+
+// A lock given back by a release atomic_store.
+TL_KERNEL void locked_increment_store_unlock_kernel(tl::ptr<int> lock, tl::ptr<int> count) {
+  while (int(tl::atomic_cas(lock, 0, 1, tl::acquire)) == 1) {
+  }
+  tl::store(count, tl::load(count) + 1);
+  tl::debug_barrier();
+  tl::atomic_store(lock, 0);
+}
+
+// Each program but the first waits for the one before it to publish (a chain through the
+// flags), then publishes its own; polls whose value never comes time out.
+template <int B>
+TL_KERNEL void poll_chain_kernel(tl::ptr<int> flags, tl::ptr<int> came, tl::ptr<int> never, tl::ptr<int> timed_out) {
+  const int pid = tl::program_id(0);
+  if (pid > 0) tl::store(came + pid, tl::atomic_poll(flags + (pid - 1), 1).to(tl::int32));
+  tl::debug_barrier();
+  tl::atomic_store(flags + pid, 1);
+  auto offs = tl::arange<0, B>();
+  tl::store(timed_out + pid * B + offs, tl::atomic_poll(never + offs, offs % 2, tl::relaxed, tl::timeout_ns{20000}).to(tl::int32));
+}
+
 }  // namespace
+
+TEST_CASE("atomic_load and atomic_store agree with the CPU backend, every width", "[gpu][atomic]") {
+  auto check = [&]<class T>(T) {
+    const int n = random_int(1, 3000);
+    std::vector<T> x(static_cast<std::size_t>(n));
+    for (auto& v : x) v = T(random_int(-100, 100));
+    auto run = [&](const tl::launch_options& o) {
+      std::vector<T> y(static_cast<std::size_t>(n), T(5)), got(static_cast<std::size_t>(n), T(7));
+      tl::launch<load_store_kernel<256, T>>(tl::grid(tl::cdiv(n, 256)), o, x, y, got, n);
+      REQUIRE(got == x);
+      return y;
+    };
+    require_agree(run(cpu), run(cuda), 0, 0, "atomic_load / atomic_store");
+  };
+  check(std::int8_t{});
+  check(std::uint16_t{});
+  check(std::int32_t{});
+  check(std::uint64_t{});
+  check(tl::fp16{});
+  check(tl::bf16{});
+  check(float{});
+  check(double{});
+}
+
+TEST_CASE("atomic_store releases a lock between thread blocks; atomic_poll waits and times out", "[gpu][atomic]") {
+  const int programs = 300;
+  std::vector<int> lock{0}, count{0};
+  tl::launch<locked_increment_store_unlock_kernel>(tl::grid(programs), cuda, lock, count);
+  REQUIRE(count[0] == programs);
+  REQUIRE(lock[0] == 0);
+  // The chain: fewer programs than fit on the device at once, so each waits only on running ones.
+  const int chain = 64;
+  constexpr int B = 32;
+  std::vector<int> flags(chain, 0), came(chain, -1), never(B, 7), timed_out(chain * B, -1);
+  tl::launch<poll_chain_kernel<B>>(tl::grid(chain), cuda, flags, came, never, timed_out);
+  for (int p = 1; p < chain; ++p) REQUIRE(came[std::size_t(p)] == 1);
+  REQUIRE(flags == std::vector<int>(chain, 1));
+  for (int v : timed_out) REQUIRE(v == 0);
+}
 
 TEST_CASE("atomic_add under contention agrees with the CPU backend, every type", "[gpu][atomic]") {
   check_scatter_add<int, 256>();

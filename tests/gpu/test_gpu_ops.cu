@@ -418,3 +418,66 @@ TEST_CASE("inline assembly in map_elementwise agrees with its host branch", "[gp
     REQUIRE(c[i] == ((x[i] << (s[i] % 32)) | (x[i] >> ((32 - s[i] % 32) % 32))));
   }
 }
+
+// The smaller ops of triton.language: squeeze / unsqueeze, maximum and minimum propagating NaN,
+// add / sub / mul, to_tensor, expect_zero and condition, and the random numbers' building blocks.
+template <int B>
+TL_KERNEL void small_ops_kernel(tl::ptr<const float> x_ptr, tl::ptr<const float> y_ptr, tl::ptr<float> z_ptr,
+                                tl::ptr<const std::uint32_t> w_ptr, tl::ptr<std::uint32_t> philox_ptr, tl::ptr<float> random_ptr,
+                                tl::ptr<int> steps_ptr) {
+  auto i = tl::arange<0, B>();
+  auto x = tl::load(x_ptr + i);
+  auto y = tl::load(y_ptr + i);
+  auto col = tl::unsqueeze<1>(x);                                               // (B, 1)
+  tl::store(z_ptr + i, tl::squeeze<1>(col) * 2);                                 // back to (B,)
+  tl::store(z_ptr + B + i, tl::maximum(x, y, tl::PropagateNan::ALL));
+  tl::store(z_ptr + 2 * B + i, tl::minimum(x, y, tl::PropagateNan::ALL));
+  tl::store(z_ptr + 3 * B + i, tl::maximum(x, y, tl::PropagateNan::NONE));
+  tl::store(z_ptr + 4 * B + i, tl::sub(tl::mul(x, y), tl::add(x, tl::to_tensor(1.5))));
+  tl::store(z_ptr + 5 * B + i, tl::expect_zero(x * 0.0f, x == x));
+  auto w = tl::load(w_ptr + i);
+  auto [a, b, c, d] = tl::philox_impl(w, w + 1u, w * 3u, w ^ 5u, w + 7u, w * 11u);
+  tl::store(philox_ptr + i, a ^ b);
+  tl::store(philox_ptr + B + i, c + d);
+  tl::store(random_ptr + i, tl::uint_to_uniform_float(a));
+  auto [n0, n1] = tl::pair_uniform_to_normal(tl::uint_to_uniform_float(b), tl::uint_to_uniform_float(c));
+  tl::store(random_ptr + B + i, n0);
+  tl::store(random_ptr + 2 * B + i, n1);
+  int k = 0;
+  while (tl::condition(tl::to_tensor(k) < tl::load(steps_ptr))) ++k;
+  tl::store(steps_ptr + 1, k);
+}
+
+TEST_CASE("squeeze, maximum with PropagateNan, add/sub/mul, to_tensor, philox_impl and friends agree with the CPU",
+          "[gpu][elementwise]") {
+  constexpr int B = 256;
+  auto x = random_values(B), y = random_values(B);
+  for (int k = 0; k < B; k += 9) x[std::size_t(k)] = NAN;
+  for (int k = 0; k < B; k += 13) y[std::size_t(k)] = NAN;
+  std::vector<std::uint32_t> w(B);
+  for (auto& v : w) v = std::uint32_t(rng()());
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<float> z(6 * B, -7.0f), random(3 * B, -7.0f);
+    std::vector<std::uint32_t> philox(2 * B, 7u);
+    std::vector<int> steps{5, -1};
+    tl::launch<small_ops_kernel<B>>(tl::grid(1), o, x, y, z, w, philox, random, steps);
+    REQUIRE(steps[1] == 5);
+    return std::tuple{z, philox, random};
+  };
+  const auto [zc, pc, rc] = run(cpu);
+  const auto [zg, pg, rg] = run(cuda);
+  auto part = [](const std::vector<float>& v, int k) { return std::vector<float>(v.begin() + k * B, v.begin() + (k + 1) * B); };
+  const char* names[] = {"squeeze", "maximum ALL", "minimum ALL", "maximum NONE", "", "expect_zero"};
+  for (int k : {0, 1, 2, 3, 5}) require_agree(part(zc, k), part(zg, k), 0, 0, names[k]);
+  // x * y - (x + 1.5): the GPU's compiler contracts the product and the difference into an fma.
+  require_agree(part(zc, 4), part(zg, 4), 1e-6, 1e-6, "add, sub, mul");
+  for (int k = 0; k < B; ++k) {
+    const bool nan = std::isnan(x[std::size_t(k)]) || std::isnan(y[std::size_t(k)]);
+    REQUIRE(std::isnan(zg[std::size_t(B + k)]) == nan);
+    REQUIRE(std::isnan(zg[std::size_t(3 * B + k)]) == (std::isnan(x[std::size_t(k)]) && std::isnan(y[std::size_t(k)])));
+  }
+  REQUIRE(pc == pg);
+  require_agree(std::vector<float>(rc.begin(), rc.begin() + B), std::vector<float>(rg.begin(), rg.begin() + B), 0, 0, "uniforms");
+  // The GPU's Box-Muller square root is the approximate instruction (Triton's bits), the CPU's exact.
+  require_agree(rc, rg, 2e-6, 2e-6, "normals");
+}

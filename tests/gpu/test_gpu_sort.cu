@@ -1,5 +1,5 @@
 // Data movement (ops/shape_ops.hpp's flip, join, split, interleave, cat; ops/sort.hpp's sort,
-// topk, gather, histogram): the GPU against the CPU backend (checked against plain loops in
+// topk, bitonic_merge, gather, histogram): the GPU against the CPU backend (checked against plain loops in
 // tests/test_sort.cpp), bit for bit, with ties, NaNs and signed zeros.
 #include <cstring>
 #include <tuple>
@@ -40,6 +40,8 @@ TL_KERNEL void movement_kernel(tl::ptr<const float> x_ptr, tl::ptr<const std::in
   auto idx0 = (k & (R - 1)) - (c(tl::None, tl::_) == 1).to(tl::int32) * 100;  // column 1: outside
   tl::store(out + 10 * N + offs, tl::gather<0>(x, idx0));
   tl::store(iout + 2 * N + tl::arange<0, 64>(), tl::histogram<64>(tl::ravel(k), tl::ravel(offs) % 3 != 0));
+  tl::store(out + 11 * N + offs, tl::bitonic_merge(x));
+  tl::store(out + 12 * N + offs, tl::bitonic_merge<0>(x, tl::descending));
 }
 
 template <int R, int C>
@@ -53,7 +55,7 @@ void check_shape() {
   std::vector<std::int32_t> k(static_cast<std::size_t>(N));
   for (auto& e : k) e = random_int(-10, 70);
   auto run = [&](const tl::launch_options& o) {
-    std::vector<float> out(std::size_t(11 * N), 1234.5f);
+    std::vector<float> out(std::size_t(13 * N), 1234.5f);
     std::vector<std::int32_t> iout(std::size_t(2 * N + 64), -7);
     tl::launch<movement_kernel<R, C>>(tl::grid(1), o, tl::ptr<const float>(x, "x"), tl::ptr<const std::int32_t>(k, "k"),
                                       tl::ptr<float>(out, "out"), tl::ptr<std::int32_t>(iout, "iout"));

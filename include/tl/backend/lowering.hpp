@@ -6,10 +6,10 @@
 // lowerings of the same op families under the same file names:
 //   evaluation.hpp   a block's storage, and an expression evaluated into it
 //   memory.hpp       load, store
-//   atomic.hpp       atomic_add, _max, _min, _and, _or, _xor, _xchg, _cas
+//   atomic.hpp       atomic_add, _max, _min, _and, _or, _xor, _xchg, _cas, _load, _store, _poll
 //   reduce.hpp       sum, max, min, argmax, argmin (and reduce with a combine function)
 //   scan.hpp         cumsum, cumprod, associative_scan
-//   sort.hpp         sort (and topk), gather, histogram
+//   sort.hpp         sort (and topk, bitonic_merge), gather, histogram
 //   dot.hpp          dot
 //   debug.hpp        device_print, print_if, breakpoint_if, device_assert
 //   program.hpp      program_id, num_programs

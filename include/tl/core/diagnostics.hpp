@@ -21,10 +21,10 @@ struct add; struct sub; struct mul; struct div; struct mod;
 struct lt; struct le; struct gt; struct ge; struct eq; struct ne;
 struct bit_and; struct bit_or; struct bit_xor; struct shl; struct shr;
 struct logical_and; struct logical_or;
-struct maximum; struct minimum; struct where; struct fma; struct cdiv; struct clamp;
+struct maximum; struct minimum; struct maximum_nan; struct minimum_nan; struct where; struct fma; struct cdiv; struct clamp;
 struct load; struct store; struct dot; struct reshape; struct broadcast_to; struct assign;
 struct atomic_add; struct atomic_max; struct atomic_min; struct atomic_and; struct atomic_or; struct atomic_xor;
-struct atomic_xchg; struct atomic_cas;
+struct atomic_xchg; struct atomic_cas; struct atomic_load; struct atomic_store; struct atomic_poll;
 struct philox; struct randint; struct randint4x; struct rand; struct rand4x; struct randn; struct randn4x;
 struct sum; struct max; struct min; struct argmax; struct argmin;
 struct join; struct cat; struct sort; struct topk; struct gather; struct histogram;
@@ -154,6 +154,12 @@ struct reshape_changes_the_number_of_elements {
                     "tl::error type's template arguments).");
 };
 
+template <class S, int Axis, bool Ok>
+struct squeezed_axis_is_not_1 {
+  static_assert(Ok, "tl::squeeze: the axis removed must have size 1 (the block's shape and the axis: this tl::error "
+                    "type's template arguments); tl::reshape changes a shape freely.");
+};
+
 template <class From, class To, bool Ok>
 struct cannot_broadcast_to_shape {
   static_assert(Ok, "tl::broadcast_to: the block cannot be broadcast to the requested shape (both shapes: "
@@ -263,7 +269,7 @@ struct atomic_element_type_not_supported {
   static_assert(Ok, "tl::atomic_*: this atomic does not work on this element type (the op and the type: this "
                     "tl::error type's template arguments). add: 32- and 64-bit integers and floats, float16, "
                     "bfloat16; max, min, xchg, cas: 32- and 64-bit integers and floats; and, or, xor: 32- and "
-                    "64-bit integers.");
+                    "64-bit integers; atomic_load, atomic_store: integers and floats of 8 to 64 bits.");
 };
 
 template <class Op, class A2, class A3, bool Ok>
@@ -282,6 +288,19 @@ template <class Op, class A1, class A2, bool Ok>
 struct atomic_cas_takes_options_only {
   static_assert(Ok, "tl::atomic_cas(ptrs, cmp, val [, sem] [, scope]) has no mask, as in Triton; after val "
                     "come only tl::relaxed/acquire/release/acq_rel and tl::gpu/cta/sys.");
+};
+
+template <class Op, class Sem, bool Ok>
+struct atomic_semantics_not_allowed {
+  static_assert(Ok, "tl::atomic_load and tl::atomic_poll take tl::acquire (the default) or tl::relaxed; "
+                    "tl::atomic_store takes tl::release (the default) or tl::relaxed, as in Triton (the op and "
+                    "the semantics: this tl::error type's template arguments).");
+};
+
+template <class Op, class Type, bool Ok>
+struct atomic_poll_needs_integers {
+  static_assert(Ok, "tl::atomic_poll: the pointers point at 16-, 32- or 64-bit integers, as in Triton (the "
+                    "element type: this tl::error type's template arguments).");
 };
 
 template <class Type, bool Ok>

@@ -32,9 +32,15 @@ inline constexpr scope_t<memory_scope::gpu> gpu{};
 inline constexpr scope_t<memory_scope::cta> cta{};
 inline constexpr scope_t<memory_scope::sys> sys{};
 
+// atomic_poll's time budget (Triton's timeout_ns=...): tl::atomic_poll(p, 1, tl::timeout_ns{1000}).
+struct timeout_ns {
+  unsigned long long ns;
+};
+
 namespace detail {
 // The atomic read-modify-write operations (ops/atomic.hpp; each backend's atomic.hpp).
-enum class atomic_op { add, max, min, bit_and, bit_or, bit_xor, xchg, cas };
+// load and store: atomic_load and atomic_store (one indivisible read or write, ordered).
+enum class atomic_op { add, max, min, bit_and, bit_or, bit_xor, xchg, cas, load, store };
 }  // namespace detail
 
 }  // namespace tl

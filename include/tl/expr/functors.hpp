@@ -221,6 +221,26 @@ struct minimum {
     else return b < a ? b : a;
   }
 };
+// maximum/minimum with tl::PropagateNan::ALL: NaN if either operand is NaN (the canonical
+// quiet NaN, as the GPU's max.NaN.f32 gives), else as above.
+struct maximum_nan {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>)
+      if (a != a || b != b) return std::numeric_limits<T>::quiet_NaN();
+    return maximum{}(a, b);
+  }
+};
+struct minimum_nan {
+  static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
+  template <class T>
+  TL_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>)
+      if (a != a || b != b) return std::numeric_limits<T>::quiet_NaN();
+    return minimum{}(a, b);
+  }
+};
 // cdiv(a, b) = ceil(a / b) for integers.
 struct cdiv {
   static constexpr bool comparison = false, div_or_mod = true, bitwise = false;

@@ -82,6 +82,13 @@ TL_INLINE float uniform_from_word(std::uint32_t word) {
   return static_cast<float>(x) * 4.6566127342e-10f;
 }
 
+// The same for a 64-bit word (Triton's uint_to_uniform_float on 64-bit integers).
+TL_INLINE float uniform_from_word(std::uint64_t word) {
+  std::int64_t x = static_cast<std::int64_t>(word);
+  x = x < 0 ? -1 - x : x;
+  return static_cast<float>(x) * 1.0842020432385337e-19f;
+}
+
 // Box-Muller's square root: on the GPU the approximate instruction that Triton's tl.sqrt
 // compiles to, so that the normals are Triton's bit for bit; the CPU's is correctly rounded
 // (a normal then differs from the GPU's by a few ulp at most).

@@ -4,6 +4,9 @@
 //   tl::atomic_max(p + offs, x, mask, tl::relaxed);    Triton: tl.atomic_max(..., sem="relaxed")
 //   auto was = tl::atomic_cas(lock, 0, 1, tl::acquire);   Triton: tl.atomic_cas(lock, 0, 1, sem="acquire")
 //   tl::atomic_xchg(lock, 0, tl::release, tl::cta);    Triton: tl.atomic_xchg(lock, 0, sem="release", scope="cta")
+//   auto f = tl::atomic_load(flag);                    Triton: f = tl.atomic_load(flag)
+//   tl::atomic_store(flag, 1);                         Triton: tl.atomic_store(flag, 1)
+//   auto ok = tl::atomic_poll(flag, 1, tl::timeout_ns{1000});   Triton: tl.atomic_poll(flag, 1, timeout_ns=1000)
 //
 // Each masked-in lane reads its element, combines it with the lane's value and writes the
 // result back, as one indivisible step; the op returns the values read (the old values), in
@@ -16,7 +19,9 @@
 // Element types: add on int32, uint32, int64, uint64, float16, bfloat16, float32, float64;
 // max and min on the 32- and 64-bit integers and floats (floats in IEEE order, -0.0 below
 // +0.0); and, or, xor on the 32- and 64-bit integers; xchg and cas on the 32- and
-// 64-bit integers and floats. Every lane is checked against its buffer like a store's. The
+// 64-bit integers and floats; atomic_load and atomic_store (one indivisible read or write,
+// acquire / release by default) on integers and floats of 8 to 64 bits; atomic_poll on 16-,
+// 32- and 64-bit integers. Every lane is checked against its buffer like a store's. The
 // lowerings: backend/cpu/atomic.hpp (the host threads' atomics) and backend/cuda/atomic.hpp
 // (the hardware's atom instructions).
 #pragma once
@@ -41,7 +46,9 @@ using atomic_op_tag = std::conditional_t<
     std::conditional_t<A == atomic_op::bit_and, op::atomic_and,
     std::conditional_t<A == atomic_op::bit_or, op::atomic_or,
     std::conditional_t<A == atomic_op::bit_xor, op::atomic_xor,
-    std::conditional_t<A == atomic_op::xchg, op::atomic_xchg, op::atomic_cas>>>>>>>;
+    std::conditional_t<A == atomic_op::xchg, op::atomic_xchg,
+    std::conditional_t<A == atomic_op::cas, op::atomic_cas,
+    std::conditional_t<A == atomic_op::load, op::atomic_load, op::atomic_store>>>>>>>>>;
 
 // May `A` work on elements of type T?
 template <atomic_op A, class T>
@@ -49,7 +56,9 @@ inline constexpr bool atomic_supports = [] {
   constexpr bool int32_64 = std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
                             std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>;
   constexpr bool float32_64 = std::is_same_v<T, float> || std::is_same_v<T, double>;
-  if constexpr (A == atomic_op::add) return int32_64 || float32_64 || std::is_same_v<T, fp16> || std::is_same_v<T, bf16>;
+  if constexpr (A == atomic_op::load || A == atomic_op::store)
+    return (is_int_v<T> || is_float_v<T>) && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+  else if constexpr (A == atomic_op::add) return int32_64 || float32_64 || std::is_same_v<T, fp16> || std::is_same_v<T, bf16>;
   else if constexpr (A == atomic_op::bit_and || A == atomic_op::bit_or || A == atomic_op::bit_xor) return int32_64;
   else return int32_64 || float32_64;
 }();
@@ -68,9 +77,11 @@ inline constexpr int atomic_option_kind<no_atomic_arg> = 3;
 template <int Kind, class... O>
 inline constexpr int atomic_option_count = ((atomic_option_kind<O> == Kind ? 1 : 0) + ...);
 
-template <class... O>
+// The semantics asked for, or the op's default: acquire for a load, release for a store,
+// acq_rel for the read-modify-writes (Triton's).
+template <atomic_op A, class... O>
 constexpr memory_sem atomic_sem() {
-  memory_sem s = memory_sem::acq_rel;
+  memory_sem s = A == atomic_op::load ? memory_sem::acquire : A == atomic_op::store ? memory_sem::release : memory_sem::acq_rel;
   ([&] {
     if constexpr (atomic_option_kind<O> == 1) s = O::value;
   }(), ...);
@@ -108,19 +119,25 @@ TL_HD auto atomic_pointers(const P& ptrs_in, const C& cmp_in, const V& value_in,
   using S1 = atomic_shape_t<SP, shape_of_t<EV>>;
   using S2 = atomic_shape_t<S1, shape_of_t<EC>>;
   using S = atomic_shape_t<S2, shape_of_t<EM>>;
-  static_assert(check<error::atomic_through_pointer_to_const<Q, !std::is_const_v<Q>>>);
+  constexpr bool writable = !std::is_const_v<Q> || A == atomic_op::load;  // a load reads through a pointer to const too
+  static_assert(check<error::atomic_through_pointer_to_const<Q, writable>>);
   static_assert(check<error::atomic_element_type_not_supported<Op, T, atomic_supports<A, T>>>);
   static_assert(check<error::mask_must_be_boolean<value_of_t<EM>, is_bool_v<value_of_t<EM>>>>);
+  constexpr memory_sem sem = atomic_sem<A, O...>();
+  static_assert(check<error::atomic_semantics_not_allowed<Op, sem_t<sem>,
+                                                          (A != atomic_op::load || sem == memory_sem::acquire || sem == memory_sem::relaxed) &&
+                                                              (A != atomic_op::store || sem == memory_sem::release ||
+                                                               sem == memory_sem::relaxed)>>);
   constexpr bool shapes_ok = atomic_shapes_agree<Op, SP, shape_of_t<EV>>() && atomic_shapes_agree<Op, S1, shape_of_t<EC>>() &&
                              atomic_shapes_agree<Op, S2, shape_of_t<EM>>();
   block_t<T, S> old;
-  if constexpr (!std::is_const_v<Q> && atomic_supports<A, T> && shapes_ok) {
+  if constexpr (writable && atomic_supports<A, T> && shapes_ok) {
     const EP p(as_expr(ptrs_in));
     if constexpr (std::is_same_v<SP, S>)
-      lowering::atomic<A, atomic_sem<O...>(), atomic_scope<O...>(), T, S>(p, EC(as_expr(cmp_in)), EV(as_expr(value_in)),
+      lowering::atomic<A, atomic_sem<A, O...>(), atomic_scope<O...>(), T, S>(p, EC(as_expr(cmp_in)), EV(as_expr(value_in)),
                                                                           EM(as_expr(mask_in)), where, old);
     else
-      lowering::atomic<A, atomic_sem<O...>(), atomic_scope<O...>(), T, S>(view<EP, S, broadcast_map>{{}, p}, EC(as_expr(cmp_in)),
+      lowering::atomic<A, atomic_sem<A, O...>(), atomic_scope<O...>(), T, S>(view<EP, S, broadcast_map>{{}, p}, EC(as_expr(cmp_in)),
                                                                           EV(as_expr(value_in)), EM(as_expr(mask_in)), where, old);
   }
   return old;
@@ -214,6 +231,85 @@ TL_HD auto atomic_cas(const P& ptrs, const C& cmp, const V& val, A1 = {}, A2 = {
     return detail::atomic_pointers<detail::atomic_op::cas, P, C, V, bool, A1, A2>(ptrs, cmp, val, true, where);
   else
     return 0;
+}
+
+// atomic_load(ptrs [, mask] [, sem] [, scope]): the values at ptrs, each read in one
+// indivisible step (Triton's tl.atomic_load); sem tl::acquire (the default) or tl::relaxed.
+// Masked-off lanes read nothing and give 0.
+template <class P, class A1 = detail::no_atomic_arg, class A2 = detail::no_atomic_arg, class A3 = detail::no_atomic_arg>
+  requires detail::is_operand_v<P>
+TL_HD auto atomic_load(const P& ptrs, A1 a1 = {}, A2 a2 = {}, A3 a3 = {}, source_location where = source_location::current()) {
+  return detail::atomic_rmw<detail::atomic_op::load>(ptrs, 0, a1, a2, a3, where);
+}
+// atomic_store(ptrs, val [, mask] [, sem] [, scope]): *p = val in one indivisible step where mask
+// holds (Triton's tl.atomic_store); sem tl::release (the default) or tl::relaxed. A release store
+// gives back a lock that an atomic_cas took (a spin lock's unlock).
+template <class P, class V, class A1 = detail::no_atomic_arg, class A2 = detail::no_atomic_arg, class A3 = detail::no_atomic_arg>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<V>)
+TL_HD void atomic_store(const P& ptrs, const V& val, A1 a1 = {}, A2 a2 = {}, A3 a3 = {},
+                        source_location where = source_location::current()) {
+  (void)detail::atomic_rmw<detail::atomic_op::store>(ptrs, val, a1, a2, a3, where);
+}
+
+namespace detail {
+template <class T>
+inline constexpr int poll_option_kind = atomic_option_kind<T>;
+template <>
+inline constexpr int poll_option_kind<timeout_ns> = 4;
+template <class... O>
+TL_HD unsigned long long poll_timeout(const O&... o) {
+  unsigned long long t = ~0ull;  // none: poll until the value comes
+  ([&] {
+    if constexpr (poll_option_kind<O> == 4) t = o.ns;
+  }(), ...);
+  return t;
+}
+}  // namespace detail
+
+// atomic_poll(ptrs, expected [, sem] [, scope] [, tl::timeout_ns{n}]): waits until the value
+// at each pointer equals expected, reading it atomically (Triton's tl.atomic_poll); true where
+// it came, false where the shared time budget ran out first (each element is read at least
+// once). sem tl::acquire (the default: what the writer did before its release store is seen
+// after the poll) or tl::relaxed. 16-, 32- and 64-bit integers.
+template <class P, class E, class A1 = detail::no_atomic_arg, class A2 = detail::no_atomic_arg, class A3 = detail::no_atomic_arg>
+  requires(detail::is_operand_v<P> && detail::is_operand_v<E>)
+TL_HD auto atomic_poll(const P& ptrs, const E& expected, A1 a1 = {}, A2 a2 = {}, A3 a3 = {},
+                       source_location where = source_location::current()) {
+  using EP = detail::as_expr_t<P>;
+  using PT = detail::value_of_t<EP>;
+  using EE = detail::as_expr_t<E>;
+  using Op = op::atomic_poll;
+  static_assert(detail::check<error::atomic_option_given_twice<
+                    Op, A1, A2, A3,
+                    detail::atomic_option_count<1, A1, A2, A3> <= 1 && detail::atomic_option_count<2, A1, A2, A3> <= 1 &&
+                        ((detail::poll_option_kind<A1> == 4) + (detail::poll_option_kind<A2> == 4) +
+                         (detail::poll_option_kind<A3> == 4)) <= 1>>);
+  static_assert(detail::check<error::atomic_cas_takes_options_only<Op, A1, A2, detail::poll_option_kind<A1> != 0 &&
+                                                                               detail::poll_option_kind<A2> != 0 &&
+                                                                               detail::poll_option_kind<A3> != 0>>);
+  if constexpr (detail::check<error::load_store_needs_pointer_block<PT, detail::is_ptr_v<PT>>> && detail::is_ptr_v<PT>) {
+    using Q = typename detail::pointee<PT>::type;
+    using T = std::remove_const_t<Q>;
+    using S = detail::atomic_shape_t<detail::shape_of_t<EP>, detail::shape_of_t<EE>>;
+    constexpr memory_sem sem = detail::atomic_sem<detail::atomic_op::load, A1, A2, A3>();
+    constexpr bool ints = detail::is_int_v<T> && (sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+    static_assert(detail::check<error::atomic_poll_needs_integers<Op, T, ints>>);
+    static_assert(detail::check<error::atomic_semantics_not_allowed<Op, sem_t<sem>, sem == memory_sem::acquire || sem == memory_sem::relaxed>>);
+    constexpr bool shapes_ok = detail::atomic_shapes_agree<Op, detail::shape_of_t<EP>, detail::shape_of_t<EE>>();
+    detail::block_t<bool, S> came;
+    if constexpr (ints && shapes_ok) {
+      const unsigned long long budget = detail::poll_timeout(a1, a2, a3);
+      if constexpr (std::is_same_v<detail::shape_of_t<EP>, S>)
+        detail::lowering::atomic_poll<sem, detail::atomic_scope<A1, A2, A3>(), T, S>(EP(detail::as_expr(ptrs)), EE(detail::as_expr(expected)),
+                                                                                     budget, where, came);
+      else
+        detail::lowering::atomic_poll<sem, detail::atomic_scope<A1, A2, A3>(), T, S>(
+            detail::view<EP, S, detail::broadcast_map>{{}, EP(detail::as_expr(ptrs))}, EE(detail::as_expr(expected)), budget, where, came);
+    }
+    return came;
+  } else {
+    return false;
+  }
 }
 
 }  // namespace tl

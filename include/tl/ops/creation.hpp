@@ -1,4 +1,4 @@
-// tl/ops/creation.hpp: arange, zeros, full (and their _like forms).
+// tl/ops/creation.hpp: arange, zeros, full (and their _like forms), to_tensor.
 #pragma once
 
 #include "../backend/lowering.hpp"
@@ -26,6 +26,31 @@ TL_INLINE auto full(V value, dtype<T>) {
   b.fill(v);
   b.keep_here();
   return b;
+}
+
+// Triton's largest block, in elements (tl.TRITON_MAX_TENSOR_NUMEL), for kernels that size
+// their blocks by it. tl itself sets no such limit: a program's registers are the practical one.
+inline constexpr int TRITON_MAX_TENSOR_NUMEL = 1048576;
+
+namespace detail {
+// The type a C++ value stands for as an operand (docs/03-types.md, "Weak and strong operands"):
+// float and double float32, bool int1, integers of at most 32 bits int32 or uint32, others
+// their own.
+template <class V>
+using scalar_tensor_t = std::conditional_t<
+    std::is_floating_point_v<V>, float,
+    std::conditional_t<std::is_integral_v<V> && !std::is_same_v<V, bool> && sizeof(V) < 8,
+                       std::conditional_t<std::is_signed_v<V>, std::int32_t, std::uint32_t>, canonical_t<V>>>;
+}  // namespace detail
+
+// to_tensor(x): a C++ value as a rank-0 block of the type it stands for (a float or double as
+// float32, an int as int32; Triton's tl.to_tensor, which types a Python float as float32 and an
+// int as int32); a block or block expression is returned as it is.
+template <class V>
+  requires detail::is_operand_v<V>
+TL_INLINE auto to_tensor(const V& x) {
+  if constexpr (detail::is_expr_v<V>) return x;
+  else return full<>(x, dtype<detail::scalar_tensor_t<std::remove_cvref_t<V>>>{});
 }
 
 // zeros<D...>(dtype): a block of zeros (Triton: tl.zeros((D...), dtype)).

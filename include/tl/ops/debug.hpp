@@ -1,5 +1,5 @@
 // tl/ops/debug.hpp: device_print, print_if and breakpoint_if (program-id conditions),
-// device_assert, assume, debug_barrier. The lowerings: backend/cpu/debug.hpp and backend/cuda/debug.hpp.
+// device_assert, assume, expect_zero, debug_barrier. The lowerings: backend/cpu/debug.hpp and backend/cuda/debug.hpp.
 //
 //   tl::device_print("x", x);          "pid (0, 1, 0) x [0.5, 0.25]" (the whole block)
 //   tl::print_if("=0,>1", "x", x);     only in programs with pid0 == 0 and pid1 > 1
@@ -50,6 +50,17 @@ template <class C>
   requires detail::is_operand_v<C>
 TL_HD void assume(C cond, source_location where = source_location::current()) {
   detail::lowering::device_assert(detail::as_expr(cond), "tl::assume: the assumed condition is false", where);
+}
+
+// expect_zero(x, mask): x, marked as expected to be 0 (to have underflowed) wherever mask
+// holds (Triton's tl.expect_zero). Checked as device_assert checks: always on the CPU backend,
+// on the CUDA backend with TL_DEVICE_CHECKS=1; a non-zero value fails the launch.
+template <class X, class M>
+  requires(detail::is_expr_v<X> && detail::is_operand_v<M>)
+TL_HD auto expect_zero(const X& x, M mask, source_location where = source_location::current()) {
+  detail::lowering::device_assert(detail::as_expr((x == 0) | !detail::as_expr(mask)),
+                                  "tl::expect_zero: a value expected to be 0 is not", where);
+  return x;
 }
 
 // debug_barrier(): every thread of the program waits here for the others, and the program's

@@ -126,6 +126,49 @@ TL_INLINE auto minimum(A a, B b) {
   else return detail::binary<op::minimum, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
 }
 
+// maximum(x, y, tl::PropagateNan::ALL): NaN wherever either operand is NaN (Triton's
+// propagate_nan=tl.PropagateNan.ALL); PropagateNan::NONE is the default above, which ignores a
+// NaN operand.
+template <bool All>
+struct propagate_nan_t {};
+struct PropagateNan {
+  static constexpr propagate_nan_t<false> NONE{};
+  static constexpr propagate_nan_t<true> ALL{};
+};
+template <class A, class B, bool All>
+  requires(detail::is_operand_v<A> && detail::is_operand_v<B>)
+TL_INLINE auto maximum(A a, B b, propagate_nan_t<All>) {
+  using Op = std::conditional_t<All, op::maximum_nan, op::maximum>;
+  if constexpr (detail::is_expr_v<A> || detail::is_expr_v<B>) return detail::make_binary<Op>(a, b);
+  else return detail::binary<Op, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
+}
+template <class A, class B, bool All>
+  requires(detail::is_operand_v<A> && detail::is_operand_v<B>)
+TL_INLINE auto minimum(A a, B b, propagate_nan_t<All>) {
+  using Op = std::conditional_t<All, op::minimum_nan, op::minimum>;
+  if constexpr (detail::is_expr_v<A> || detail::is_expr_v<B>) return detail::make_binary<Op>(a, b);
+  else return detail::binary<Op, detail::as_expr_t<A>, detail::as_expr_t<B>>{{}, detail::as_expr(a), detail::as_expr(b)}.at({});
+}
+
+// add(x, y), sub(x, y), mul(x, y): the function forms of + - * (Triton's tl.add, tl.sub,
+// tl.mul). Integers wrap on both backends; Triton's sanitize_overflow flag only acts in its
+// overflow-sanitizing builds, which tl does not have, so these take no flag.
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+TL_INLINE auto add(const A& a, const B& b) {
+  return a + b;
+}
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+TL_INLINE auto sub(const A& a, const B& b) {
+  return a - b;
+}
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+TL_INLINE auto mul(const A& a, const B& b) {
+  return a * b;
+}
+
 // umulhi(a, b): the high half of the product of two integer blocks' bits (Triton's tl.umulhi).
 template <class A, class B>
   requires(detail::is_operand_v<A> && detail::is_operand_v<B>)

@@ -1,4 +1,5 @@
-// tl/ops/program.hpp: which program is running: program_id, num_programs, swizzle2d.
+// tl/ops/program.hpp: which program is running (program_id, num_programs, swizzle2d), and the
+// loops' helpers (range, condition, static_range).
 #pragma once
 
 #include <utility>
@@ -47,6 +48,14 @@ struct range {
   TL_INLINE iterator begin() const { return {start, step}; }
   TL_INLINE iterator end() const { return {stop, step}; }
 };
+
+// condition(c): a while loop's condition, `while (tl::condition(c))` (Triton's
+// `while tl.condition(c)`); c is a bool or a rank-0 block. Triton's disable_licm hint (keep loop
+// invariants in the loop) has no counterpart in a C++ compiler, so condition takes only c.
+template <class C>
+TL_INLINE bool condition(const C& c) {
+  return static_cast<bool>(c);
+}
 
 // static_range<Start, Stop, Step>(f): f(i) for i = Start, Start + Step, ... before Stop, unrolled
 // at compile time, i a std::integral_constant<int, ...> (Triton: for i in tl.static_range(...),

@@ -11,10 +11,11 @@
 // rand* float32 in [0, 1), randn* float32 standard normals. The arithmetic is expr/philox.hpp.
 #pragma once
 
-#include "../expr/philox.hpp"
 #include <tuple>
 
 #include "../expr/block.hpp"
+#include "../expr/philox.hpp"
+#include "elementwise.hpp"
 
 namespace tl {
 namespace detail {
@@ -81,6 +82,65 @@ TL_INLINE auto four_draws(const S& seed, const O& offsets) {
 }
 
 }  // namespace detail
+
+// ---- Triton's building blocks, public in triton.language too ----
+namespace detail {
+template <int NRounds>
+struct philox_impl_fn {
+  template <class U, class... K>
+  TL_HD std::tuple<U, U, U, U> operator()(U c0, U c1, U c2, U c3, K... k) const {
+    const philox_words<U> w = philox_rounds<NRounds, U>(c0, c1, c2, c3, static_cast<U>(k)...);
+    return {w.w[0], w.w[1], w.w[2], w.w[3]};
+  }
+};
+struct uint_to_uniform_float_fn {
+  template <class U>
+  TL_HD float operator()(U x) const {
+    return uniform_from_word(static_cast<std::conditional_t<(sizeof(U) == 8), std::uint64_t, std::uint32_t>>(x));
+  }
+};
+struct pair_uniform_to_normal_fn {
+  TL_HD std::tuple<float, float> operator()(float u1, float u2) const {
+    const normal_pair n = normals_from_uniforms(u1, u2);
+    return {n.n0, n.n1};
+  }
+};
+}  // namespace detail
+
+// philox_impl<NRounds>(c0, c1, c2, c3, k0, k1): NRounds rounds of Philox on the counter blocks
+// (uint32 or uint64, one type) with the key (k0, k1), the four words as a std::tuple of blocks
+// (Triton's tl.philox_impl; tl::philox adds the seed's split into a key).
+template <int NRounds = 10, class C0, class C1, class C2, class C3, class K0, class K1>
+TL_INLINE auto philox_impl(const C0& c0, const C1& c1, const C2& c2, const C3& c3, const K0& k0, const K1& k1) {
+  using U = detail::value_of_t<detail::as_expr_t<C0>>;
+  static_assert(std::is_same_v<U, std::uint32_t> || std::is_same_v<U, std::uint64_t>,
+                "tl::philox_impl: the counters are uint32 or uint64 blocks (Triton's philox_impl takes no other)");
+  static_assert(std::is_same_v<detail::value_of_t<detail::as_expr_t<C1>>, U> &&
+                    std::is_same_v<detail::value_of_t<detail::as_expr_t<C2>>, U> &&
+                    std::is_same_v<detail::value_of_t<detail::as_expr_t<C3>>, U>,
+                "tl::philox_impl: the four counters have one type");
+  return map_elementwise(detail::philox_impl_fn<NRounds>{}, c0, c1, c2, c3, k0, k1);
+}
+
+// uint_to_uniform_float(x): 32- or 64-bit random integers as float32 uniform in [0, 1)
+// (Triton's tl.uint_to_uniform_float; tl::rand is randint through it).
+template <class X>
+  requires detail::is_expr_v<X>
+TL_INLINE auto uint_to_uniform_float(const X& x) {
+  using V = detail::value_of_t<X>;
+  static_assert(detail::is_int_v<V> && (sizeof(V) == 4 || sizeof(V) == 8),
+                "tl::uint_to_uniform_float: x is a block of 32- or 64-bit integers");
+  return map_elementwise(detail::uint_to_uniform_float_fn{}, x);
+}
+
+// pair_uniform_to_normal(u1, u2): Box-Muller, two float32 uniform blocks to two standard
+// normal blocks, as a std::tuple (Triton's tl.pair_uniform_to_normal; tl::randn uses it).
+template <class U1, class U2>
+  requires(detail::is_operand_v<U1> && detail::is_operand_v<U2>)
+TL_INLINE auto pair_uniform_to_normal(const U1& u1, const U2& u2) {
+  return map_elementwise(detail::pair_uniform_to_normal_fn{}, detail::as_expr(u1).to(dtype<float>{}),
+                         detail::as_expr(u2).to(dtype<float>{}));
+}
 
 // randint(seed, offsets): a block of random uint32, the first word of randint4x.
 template <int NRounds = 10, class S, class O>

@@ -1,5 +1,5 @@
-// tl/ops/shape_ops.hpp: expand_dims, broadcast_to, reshape, ravel, permute, trans, flip, join,
-// split, interleave, cat.
+// tl/ops/shape_ops.hpp: expand_dims (unsqueeze), squeeze, broadcast_to, reshape, ravel, permute,
+// trans, flip, join, split, interleave, cat.
 // (None-style indexing, x(tl::None, tl::_), lives on expr_base in tl/expr/expr.hpp.)
 // All are views: no data moves until the result is evaluated.
 #pragma once
@@ -112,6 +112,36 @@ TL_INLINE auto expand_dims(const E& e) {
   static_assert(detail::check<error::axis_out_of_range<S, Axis, (axis >= 0 && axis <= S::rank)>>);
   using out = typename detail::expand_shape<S, axis>::type;
   return detail::view<E, out, detail::insert_axes_map<detail::expand_plan<axis>>>{{}, e};
+}
+
+// unsqueeze<axis>(x): expand_dims under the name Triton also gives it (tl.unsqueeze(x, dim)).
+template <int Axis, class E>
+  requires detail::is_expr_v<E>
+TL_INLINE auto unsqueeze(const E& e) {
+  return expand_dims<Axis>(e);
+}
+
+namespace detail {
+template <class S, int Axis, class Seq = std::make_integer_sequence<int, (S::rank > 0 ? S::rank - 1 : 0)>>
+struct squeeze_shape;
+template <class S, int Axis, int... I>
+struct squeeze_shape<S, Axis, std::integer_sequence<int, I...>> {
+  using type = shape<S::dim(I < Axis ? I : I + 1)...>;
+};
+}  // namespace detail
+
+// squeeze<axis>(x): remove an axis of size 1 (negative counts from the end); the inverse of
+// unsqueeze (Triton's tl.squeeze(x, dim)).
+template <int Axis, class E>
+  requires detail::is_expr_v<E>
+TL_INLINE auto squeeze(const E& e) {
+  using S = detail::shape_of_t<E>;
+  constexpr int axis = Axis < 0 ? Axis + S::rank : Axis;
+  constexpr bool in_range = axis >= 0 && axis < S::rank;
+  static_assert(detail::check<error::axis_out_of_range<S, Axis, in_range>>);
+  static_assert(detail::check<error::squeezed_axis_is_not_1<S, Axis, !in_range || S::dim(in_range ? axis : 0) == 1>>);
+  using out = typename detail::squeeze_shape<S, in_range ? axis : 0>::type;
+  return detail::view<E, out, detail::reshape_map>{{}, e};
 }
 
 // broadcast_to<D...>(x): stretch size-1 axes (and add leading axes) to shape D...

@@ -1,8 +1,9 @@
-// tl/ops/sort.hpp: ops whose data movement depends on the values: sort, topk, gather,
+// tl/ops/sort.hpp: ops whose data movement depends on the values: sort, topk, bitonic_merge, gather,
 // histogram.
 //
 //   tl::sort(x), tl::sort<0>(x, tl::descending)   Triton: tl.sort(x), tl.sort(x, 0, descending=True)
 //   tl::topk<8>(x)                                Triton: tl.topk(x, 8)
+//   tl::bitonic_merge(x)                          Triton: tl.bitonic_merge(x)
 //   tl::gather<1>(src, index)                     Triton: tl.gather(src, index, 1)
 //   tl::histogram<64>(x [, mask])                 Triton: tl.histogram(x, 64, mask=mask)
 //
@@ -36,11 +37,11 @@ TL_INLINE constexpr bool sortable_axis() {
   }
 }
 
-template <int Axis, bool Descending, class E>
+template <int Axis, bool Descending, class E, bool MergeOnly = false>
 TL_INLINE auto sort_axis(const E& e) {
   using S = shape_of_t<E>;
   block_t<value_of_t<E>, S> out;
-  lowering::sort<Axis, Descending, S>(e, out);
+  lowering::sort<Axis, Descending, S, MergeOnly>(e, out);
   return out;
 }
 }  // namespace detail
@@ -52,6 +53,22 @@ TL_INLINE auto sort(const E& e, D...) {
   using S = detail::shape_of_t<E>;
   if constexpr (detail::sortable_axis<Dim, S>()) return detail::sort_axis<detail::normalize_axis<S, Dim>, sizeof...(D) == 1>(e);
   else return detail::block_t<detail::value_of_t<E>, S>{};
+}
+
+// bitonic_merge<Dim>(x [, tl::descending]): the last stage of the bitonic sorting network along
+// Dim (the last axis by default): compare-exchanges at distances K / 2, K / 4, ..., 1, all in
+// one direction, which puts a bitonic line (rising then falling, or the reverse) in order
+// (Triton's tl.bitonic_merge). The order is tl::sort's (NaN after +inf, -0.0 before +0.0), so
+// that no element is lost to a tie; Triton compares with > and, on a NaN or a -0.0 / +0.0 pair,
+// keeps one of the two twice.
+template <int Dim = -1, class E, class... D>
+  requires(detail::is_expr_v<E> && (std::is_same_v<D, descending_t> && ...) && sizeof...(D) <= 1)
+TL_INLINE auto bitonic_merge(const E& e, D...) {
+  using S = detail::shape_of_t<E>;
+  if constexpr (detail::sortable_axis<Dim, S>())
+    return detail::sort_axis<detail::normalize_axis<S, Dim>, sizeof...(D) == 1, E, true>(e);
+  else
+    return detail::block_t<detail::value_of_t<E>, S>{};
 }
 
 // topk<K, Dim>(x): the K largest elements along Dim (the last axis by default), largest first

@@ -8,7 +8,9 @@
 // of an element that another program accesses atomically is reported (and the other way round).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <thread>
 
 #include "../../core/memory_order.hpp"
 #include "memory.hpp"
@@ -16,7 +18,9 @@
 namespace tl::detail::cpu {
 
 template <class T>
-using atomic_bits_t = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+using atomic_bits_t = std::conditional_t<
+    sizeof(T) == 1, std::uint8_t,
+    std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 
 constexpr int host_order(memory_sem s) {
   return s == memory_sem::relaxed ? __ATOMIC_RELAXED
@@ -68,7 +72,12 @@ T atomic_at(T* element, T cmp, T v) {
   using U = atomic_bits_t<T>;
   U* const q = reinterpret_cast<U*>(element);
   U expected;
-  if constexpr (A == atomic_op::cas) {
+  if constexpr (A == atomic_op::load) {
+    return bit_cast<T>(__atomic_load_n(q, Sem == memory_sem::relaxed ? __ATOMIC_RELAXED : __ATOMIC_ACQUIRE));
+  } else if constexpr (A == atomic_op::store) {
+    __atomic_store_n(q, bit_cast<U>(v), Sem == memory_sem::relaxed ? __ATOMIC_RELAXED : __ATOMIC_RELEASE);
+    return T{};
+  } else if constexpr (A == atomic_op::cas) {
     expected = bit_cast<U>(cmp);
     __atomic_compare_exchange_n(q, &expected, bit_cast<U>(v), false, host_order(Sem), host_failure_order(Sem));
   } else {
@@ -99,16 +108,16 @@ inline void note_atomic_at(program_state* p, const void* element, int size, std:
 }
 
 // Locks, as the race detector sees them: a successful atomic_cas with acquire semantics
-// (acquire or acq_rel, Triton's default) takes a lock at its address; an atomic_xchg, or a
-// successful atomic_cas, with release semantics there gives it back. Plain accesses between
+// (acquire or acq_rel, Triton's default) takes a lock at its address; an atomic_xchg, an
+// atomic_store, or a successful atomic_cas, with release semantics there gives it back. Plain accesses between
 // the two are ordered with other programs' accesses under the same lock (memory.hpp:
 // access_under_lock), as a spin lock (tutorial 05's) orders them.
 template <atomic_op A, memory_sem Sem, class T>
 void follow_lock(program_state* p, const void* element, const T& old, const T& cmp) {
-  if constexpr (A == atomic_op::cas || A == atomic_op::xchg) {
+  if constexpr (A == atomic_op::cas || A == atomic_op::xchg || A == atomic_op::store) {
     constexpr bool acquires = Sem == memory_sem::acquire || Sem == memory_sem::acq_rel;
     constexpr bool releases = Sem == memory_sem::release || Sem == memory_sem::acq_rel;
-    const bool swapped = A == atomic_op::xchg || old == cmp;
+    const bool swapped = A != atomic_op::cas || old == cmp;
     const auto address = reinterpret_cast<std::uintptr_t>(element);
     race_tables& t = p->launch->races;
     host_lock lock(t.mutex);
@@ -135,7 +144,8 @@ void follow_lock(program_state* p, const void* element, const T& old, const T& c
 // The old values at ptrs where mask holds (0 elsewhere), each lane one atomic step.
 template <atomic_op A, memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EC, class EV, class EM, class Out>
 void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, const source_location& where, Out& out) {
-  access_checker<T> checker{access_kind::atomic, where};
+  // Through a pointer to const for a load (atomic_load, atomic_poll), which does not write.
+  access_checker<typename pointee<value_of_t<EP>>::type> checker{access_kind::atomic, where};
   checker.template start<S>(ptrs);
   program_state* const ps = current_program;
   const bool races = ps && ps->launch && ps->launch->detect_races;
@@ -150,13 +160,51 @@ void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, cons
     if (!valid) continue;
     const T x = convert<T>(value.at(broadcast_coord<shape_of_t<EV>>(c)));
     const T k = convert<T>(cmp.at(broadcast_coord<shape_of_t<EC>>(c)));
-    out.v[i] = atomic_at<A, Sem>(p.get(), k, x);
+    T* const element = const_cast<T*>(p.get());  // const only for a load, which does not write
+    out.v[i] = atomic_at<A, Sem>(element, k, x);
     if (races) {
-      note_atomic_at(ps, p.get(), int(sizeof(T)), p.offset, p.name, where);
-      follow_lock<A, Sem>(ps, p.get(), out.v[i], k);
+      note_atomic_at(ps, element, int(sizeof(T)), p.offset, p.name, where);
+      follow_lock<A, Sem>(ps, element, out.v[i], k);
     }
   }
   if (ps) ps->note_store_op(checker.masked_in);
+  checker.finish();
+}
+
+// atomic_poll: each masked lane read atomically until it equals expected, or until the time
+// budget (nanoseconds from the op's start, shared by the lanes) is spent; every lane is read at
+// least once. Other programs run on their own threads meanwhile: the one that stores the value
+// does not wait for this one.
+template <memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EE, class Out>
+void atomic_poll(const EP& ptrs, const EE& expected, unsigned long long budget_ns, const source_location& where, Out& out) {
+  // Through a pointer to const for a load (atomic_load, atomic_poll), which does not write.
+  access_checker<typename pointee<value_of_t<EP>>::type> checker{access_kind::atomic, where};
+  checker.template start<S>(ptrs);
+  program_state* const ps = current_program;
+  const bool races = ps && ps->launch && ps->launch->detect_races;
+  const auto start = std::chrono::steady_clock::now();
+  auto spent = [&] {
+    return budget_ns != ~0ull &&
+           std::chrono::steady_clock::now() - start >= std::chrono::nanoseconds(std::int64_t(budget_ns > 0x7fffffffffffffffull ? 0x7fffffffffffffffull : budget_ns));
+  };
+  for (std::int64_t i = 0; i < S::size; ++i) {
+    const coord<S::rank> c = unravel<S>(i);
+    out.v[i] = false;
+    const auto p = ptrs.at(c);
+    const bool valid = checker.template check<S>(p, c);
+    checker.observe(p, true, valid);
+    if (!valid) continue;
+    const T want = convert<T>(expected.at(broadcast_coord<shape_of_t<EE>>(c)));
+    for (;;) {
+      if (atomic_at<atomic_op::load, Sem>(const_cast<T*>(p.get()), T{}, T{}) == want) {
+        out.v[i] = true;
+        break;
+      }
+      if (spent()) break;
+      std::this_thread::yield();
+    }
+    if (races) note_atomic_at(ps, p.get(), int(sizeof(T)), p.offset, p.name, where);
+  }
   checker.finish();
 }
 

@@ -10,7 +10,7 @@
 
 namespace tl::detail::cpu {
 
-template <int Axis, bool Descending, class S, class E, class Out>
+template <int Axis, bool Descending, class S, bool MergeOnly = false, class E, class Out>
 void sort(const E& e, Out& out) {
   using T = value_of_t<E>;
   using Lines = typename reduce_shape<S, Axis, true>::type;
@@ -22,7 +22,7 @@ void sort(const E& e, Out& out) {
       c[Axis] = k;
       line[std::size_t(k)] = e.at(c);
     }
-    for (int k = 2; k <= K; k *= 2)  // K is a power of two (ops/sort.hpp checks)
+    for (int k = MergeOnly ? K : 2; k <= K; k *= 2)  // K is a power of two (ops/sort.hpp checks)
       for (int j = k / 2; j > 0; j /= 2)
         for (int pair = 0; pair < K / 2; ++pair) {
           const int lo = bitonic_low(pair, j);

@@ -123,6 +123,60 @@ TL_ATOM_VEC16_FN(atom_add_f16, "f16")
 TL_ATOM_VEC16_FN(atom_add_bf16, "bf16")
 #undef TL_ATOM_VEC16_FN
 #undef TL_ATOM_VEC_CASE
+
+// atomic_load and atomic_store: ld.acquire / ld.relaxed and st.release / st.relaxed at the
+// scope asked for (ld.acquire.gpu.global.b32, ...). 8-bit values in 16-bit registers.
+#define TL_LD_CASE(SEM, SCOPE, W, C, OUT, P)                                                                      \
+  else if constexpr (Sem == memory_sem::SEM && Scope == memory_scope::SCOPE) asm volatile(                        \
+      "ld." #SEM "." #SCOPE ".global." W " %0, [%1];" : "=" C(OUT) : "l"(P) : "memory");
+#define TL_ST_CASE(SEM, SCOPE, W, C, P, V)                                                                        \
+  else if constexpr (Sem == memory_sem::SEM && Scope == memory_scope::SCOPE) asm volatile(                        \
+      "st." #SEM "." #SCOPE ".global." W " [%0], %1;" ::"l"(P), C(V) : "memory");
+#define TL_LD_ST_EACH(CASE, LOAD_OR_STORE, ...)                                                                   \
+  if constexpr (false) {                                                                                          \
+  }                                                                                                               \
+  CASE(relaxed, cta, __VA_ARGS__) CASE(relaxed, gpu, __VA_ARGS__) CASE(relaxed, sys, __VA_ARGS__)                 \
+  CASE(LOAD_OR_STORE, cta, __VA_ARGS__) CASE(LOAD_OR_STORE, gpu, __VA_ARGS__) CASE(LOAD_OR_STORE, sys, __VA_ARGS__)
+template <memory_sem Sem, memory_scope Scope, class U>
+__device__ __forceinline__ U atomic_load_bits(const void* p) {
+  if constexpr (sizeof(U) == 8) {
+    unsigned long long r;
+    TL_LD_ST_EACH(TL_LD_CASE, acquire, "b64", "l", r, p)
+    return U(r);
+  } else if constexpr (sizeof(U) == 4) {
+    unsigned r;
+    TL_LD_ST_EACH(TL_LD_CASE, acquire, "b32", "r", r, p)
+    return U(r);
+  } else {
+    unsigned short r;
+    if constexpr (sizeof(U) == 2) {
+      TL_LD_ST_EACH(TL_LD_CASE, acquire, "b16", "h", r, p)
+    } else {
+      TL_LD_ST_EACH(TL_LD_CASE, acquire, "u8", "h", r, p)
+    }
+    return U(r);
+  }
+}
+template <memory_sem Sem, memory_scope Scope, class U>
+__device__ __forceinline__ void atomic_store_bits(void* p, U v) {
+  if constexpr (sizeof(U) == 8) {
+    const unsigned long long x = v;
+    TL_LD_ST_EACH(TL_ST_CASE, release, "b64", "l", p, x)
+  } else if constexpr (sizeof(U) == 4) {
+    const unsigned x = v;
+    TL_LD_ST_EACH(TL_ST_CASE, release, "b32", "r", p, x)
+  } else {
+    const unsigned short x = v;
+    if constexpr (sizeof(U) == 2) {
+      TL_LD_ST_EACH(TL_ST_CASE, release, "b16", "h", p, x)
+    } else {
+      TL_LD_ST_EACH(TL_ST_CASE, release, "u8", "h", p, x)
+    }
+  }
+}
+#undef TL_LD_ST_EACH
+#undef TL_ST_CASE
+#undef TL_LD_CASE
 #undef TL_ATOM_EACH
 #undef TL_ATOM_CAS_CASE
 #undef TL_ATOM_CASE
@@ -169,7 +223,16 @@ __device__ __forceinline__ T atomic_at(T* element, T cmp, T v) {
   using U = std::conditional_t<wide, std::uint64_t, std::uint32_t>;
   using I = std::make_signed_t<U>;
   void* const p = element;
-  if constexpr (A == atomic_op::cas) {
+  if constexpr (A == atomic_op::load || A == atomic_op::store) {
+    using B = std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                                 std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<wide, std::uint64_t, std::uint32_t>>>;
+    if constexpr (A == atomic_op::load) {
+      return bit_cast<T>(atomic_load_bits<Sem, Scope, B>(p));
+    } else {
+      atomic_store_bits<Sem, Scope, B>(p, bit_cast<B>(v));
+      return T{};
+    }
+  } else if constexpr (A == atomic_op::cas) {
     if constexpr (wide) return bit_cast<T>(atom_cas_b64<Sem, Scope>(p, bit_cast<U>(cmp), bit_cast<U>(v)));
     else return bit_cast<T>(atom_cas_b32<Sem, Scope>(p, bit_cast<U>(cmp), bit_cast<U>(v)));
   } else if constexpr (A == atomic_op::xchg) {
@@ -244,7 +307,9 @@ __device__ __forceinline__ void atomic_lanes(EP& ptrs, EC& cmp, EV& value, EM& m
     if constexpr (TL_DEVICE_CHECKS) {
       if (!tracker.admit(i, p)) continue;
     }
-    out.v[i] = atomic_at<A, Sem, Scope>(p.get(), convert<T>(operand_at<S, O>(cmp, c, i)), convert<T>(operand_at<S, O>(value, c, i)));
+    // const only for a load, which does not write
+    out.v[i] = atomic_at<A, Sem, Scope>(const_cast<T*>(p.get()), convert<T>(operand_at<S, O>(cmp, c, i)),
+                                        convert<T>(operand_at<S, O>(value, c, i)));
   }
   if constexpr (L::replicated) {
     // Thread 0's old values to every thread.
@@ -300,6 +365,58 @@ __device__ __forceinline__ void atomic(EP ptrs, EC cmp, EV value, EM mask, const
   } else {
     atomic_lanes<A, Sem, Scope, T, S>(ptrs, cmp, value, mask, where, out);
   }
+}
+
+// atomic_poll: each lane held by a thread read atomically until it equals expected, or until
+// the time budget (nanoseconds by the GPU's global timer, from the op's start) is spent; every
+// lane is read at least once. A block of 16 lanes or fewer: thread 0 polls, the others are
+// given the results.
+__device__ __forceinline__ unsigned long long global_timer_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+template <memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EE, class Out>
+__device__ __forceinline__ void atomic_poll(EP ptrs, EE expected, unsigned long long budget_ns, const source_location& where,
+                                            Out& out) {
+  constexpr order O = Out::register_order;
+  using L = layout<S, O>;
+  using B = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+  settle_dots<EP, EE>();
+  stage<S, O>(ptrs, expected);
+  const int t = thread_id();
+  [[maybe_unused]] access_tracker<S, O> tracker;
+  const bool performer = !L::replicated || t == 0;
+  const unsigned long long start = global_timer_ns();
+  TL_UNROLL
+  for (int i = 0; i < L::slots; ++i) {
+    out.v[i] = false;
+    if (!performer || !L::valid(t, i)) continue;
+    const auto c = L::coords(t, i);
+    const auto p = operand_at<S, O>(ptrs, c, i);
+    if constexpr (TL_DEVICE_CHECKS) {
+      if (!tracker.admit(i, p)) continue;
+    }
+    const B want = bit_cast<B>(convert<T>(operand_at<S, O>(expected, c, i)));
+    for (;;) {
+      if (atomic_load_bits<Sem, Scope, B>(p.get()) == want) {
+        out.v[i] = true;
+        break;
+      }
+      if (budget_ns != ~0ull && global_timer_ns() - start >= budget_ns) break;
+    }
+  }
+  if constexpr (L::replicated) {
+    bool* const shared = reinterpret_cast<bool*>(scratch<scratch_size(L::slots)>());
+    barrier();
+    if (t == 0)
+      TL_UNROLL
+      for (int i = 0; i < L::slots; ++i) shared[i] = out.v[i];
+    barrier();
+    TL_UNROLL
+    for (int i = 0; i < L::slots; ++i) out.v[i] = shared[i];
+  }
+  if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::atomic, where);
 }
 
 #endif  // __CUDACC__

@@ -3,6 +3,7 @@
 // sort: the block goes to shared memory, and every line along the axis is sorted there by a
 // bitonic network (log2 K (log2 K + 1) / 2 steps of K / 2 compare-exchanges a line, the
 // threads sharing a step's pairs, a barrier between steps), by the order of core/sort_key.hpp.
+// bitonic_merge (MergeOnly) runs the network's last stage alone.
 // gather: the source goes to shared memory and each thread reads its output elements there.
 // histogram: bins in shared memory, counted with shared-memory atomics.
 #pragma once
@@ -14,7 +15,7 @@
 namespace tl::detail::cuda {
 
 #if TL_DEVICE_PASS
-template <int Axis, bool Descending, class S, class E, class Out>
+template <int Axis, bool Descending, class S, bool MergeOnly = false, class E, class Out>
 __device__ void sort(const E& e, Out& out) {
   using T = value_of_t<E>;
   constexpr int K = S::dim(Axis);
@@ -27,7 +28,7 @@ __device__ void sort(const E& e, Out& out) {
   barrier();
   write_rows(x, buf);
   barrier();
-  for (int k = 2; k <= K; k *= 2) {
+  for (int k = MergeOnly ? K : 2; k <= K; k *= 2) {
     for (int j = k / 2; j > 0; j /= 2) {
       for (std::int64_t q = t; q < pairs; q += threads) {
         const std::int64_t line = q / (K / 2);
