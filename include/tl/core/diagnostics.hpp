@@ -297,6 +297,12 @@ struct atomic_semantics_not_allowed {
                     "the semantics: this tl::error type's template arguments).");
 };
 
+template <class Op, class A1, class A2, class A3, bool Ok>
+struct atomic_poll_takes_options_only {
+  static_assert(Ok, "tl::atomic_poll(ptrs, expected [, sem] [, scope] [, tl::timeout_ns{n}]) has no mask, as in "
+                    "Triton; after expected come only tl::acquire/relaxed, tl::gpu/cta/sys and tl::timeout_ns.");
+};
+
 template <class Op, class Type, bool Ok>
 struct atomic_poll_needs_integers {
   static_assert(Ok, "tl::atomic_poll: the pointers point at 16-, 32- or 64-bit integers, as in Triton (the "

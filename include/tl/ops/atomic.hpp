@@ -284,9 +284,9 @@ TL_HD auto atomic_poll(const P& ptrs, const E& expected, A1 a1 = {}, A2 a2 = {},
                     detail::atomic_option_count<1, A1, A2, A3> <= 1 && detail::atomic_option_count<2, A1, A2, A3> <= 1 &&
                         ((detail::poll_option_kind<A1> == 4) + (detail::poll_option_kind<A2> == 4) +
                          (detail::poll_option_kind<A3> == 4)) <= 1>>);
-  static_assert(detail::check<error::atomic_cas_takes_options_only<Op, A1, A2, detail::poll_option_kind<A1> != 0 &&
-                                                                               detail::poll_option_kind<A2> != 0 &&
-                                                                               detail::poll_option_kind<A3> != 0>>);
+  static_assert(detail::check<error::atomic_poll_takes_options_only<Op, A1, A2, A3, detail::poll_option_kind<A1> != 0 &&
+                                                                                    detail::poll_option_kind<A2> != 0 &&
+                                                                                    detail::poll_option_kind<A3> != 0>>);
   if constexpr (detail::check<error::load_store_needs_pointer_block<PT, detail::is_ptr_v<PT>>> && detail::is_ptr_v<PT>) {
     using Q = typename detail::pointee<PT>::type;
     using T = std::remove_const_t<Q>;
