@@ -167,7 +167,7 @@ void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, cons
       follow_lock<A, Sem>(ps, element, out.v[i], k);
     }
   }
-  if (ps) ps->note_store_op(checker.masked_in);
+  if (ps && A != atomic_op::load) ps->note_store_op(checker.masked_in);  // an atomic_load writes nothing
   checker.finish();
 }
 
