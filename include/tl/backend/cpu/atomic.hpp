@@ -8,11 +8,10 @@
 // of an element that another program accesses atomically is reported (and the other way round).
 #pragma once
 
-#include <chrono>
 #include <cstdint>
-#include <thread>
 
 #include "../../core/memory_order.hpp"
+#include "host_threads.hpp"
 #include "memory.hpp"
 
 namespace tl::detail::cpu {
@@ -173,8 +172,8 @@ void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, cons
 
 // atomic_poll: each masked lane read atomically until it equals expected, or until the time
 // budget (nanoseconds from the op's start, shared by the lanes) is spent; every lane is read at
-// least once. Other programs run on their own threads meanwhile: the one that stores the value
-// does not wait for this one.
+// least once (the monotonic clock times it). Other programs run on their own threads meanwhile:
+// the one that stores the value does not wait for this one.
 template <memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EE, class Out>
 void atomic_poll(const EP& ptrs, const EE& expected, unsigned long long budget_ns, const source_location& where, Out& out) {
   // Through a pointer to const for a load (atomic_load, atomic_poll), which does not write.
@@ -182,11 +181,8 @@ void atomic_poll(const EP& ptrs, const EE& expected, unsigned long long budget_n
   checker.template start<S>(ptrs);
   program_state* const ps = current_program;
   const bool races = ps && ps->launch && ps->launch->detect_races;
-  const auto start = std::chrono::steady_clock::now();
-  auto spent = [&] {
-    return budget_ns != ~0ull &&
-           std::chrono::steady_clock::now() - start >= std::chrono::nanoseconds(std::int64_t(budget_ns > 0x7fffffffffffffffull ? 0x7fffffffffffffffull : budget_ns));
-  };
+  const std::uint64_t start = monotonic_ns();
+  auto spent = [&] { return budget_ns != ~0ull && monotonic_ns() - start >= budget_ns; };
   for (std::int64_t i = 0; i < S::size; ++i) {
     const coord<S::rank> c = unravel<S>(i);
     out.v[i] = false;
@@ -201,7 +197,7 @@ void atomic_poll(const EP& ptrs, const EE& expected, unsigned long long budget_n
         break;
       }
       if (spent()) break;
-      std::this_thread::yield();
+      yield_thread();
     }
     if (races) note_atomic_at(ps, p.get(), int(sizeof(T)), p.offset, p.name, where);
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,6 +64,16 @@ inline int hardware_threads() {
   const long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? int(n) : 1;
 }
+
+// Nanoseconds of the monotonic clock.
+inline std::uint64_t monotonic_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return std::uint64_t(t.tv_sec) * 1000000000ull + std::uint64_t(t.tv_nsec);
+}
+
+// Lets another host thread run (a spinning program: atomic_poll).
+inline void yield_thread() { sched_yield(); }
 
 inline double monotonic_seconds() {
   timespec t{};
