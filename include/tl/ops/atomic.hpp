@@ -252,6 +252,7 @@ TL_HD void atomic_store(const P& ptrs, const V& val, A1 a1 = {}, A2 a2 = {}, A3 
 }
 
 namespace detail {
+// atomic_poll's arguments after expected: the atomics' options, or (kind 4) its time budget.
 template <class T>
 inline constexpr int poll_option_kind = atomic_option_kind<T>;
 template <>

@@ -32,17 +32,6 @@ TL_INLINE auto full(V value, dtype<T>) {
 // their blocks by it. tl itself sets no such limit: a program's registers are the practical one.
 inline constexpr int TRITON_MAX_TENSOR_NUMEL = 1048576;
 
-namespace detail {
-// The type a C++ value stands for as an operand (docs/03-types.md, "Weak and strong operands"):
-// float and double float32, bool int1, integers of at most 32 bits int32 or uint32, others
-// their own.
-template <class V>
-using scalar_tensor_t = std::conditional_t<
-    std::is_floating_point_v<V>, float,
-    std::conditional_t<std::is_integral_v<V> && !std::is_same_v<V, bool> && sizeof(V) < 8,
-                       std::conditional_t<std::is_signed_v<V>, std::int32_t, std::uint32_t>, canonical_t<V>>>;
-}  // namespace detail
-
 // to_tensor(x): a C++ value as a rank-0 block of the type it stands for (a float or double as
 // float32, an int as int32; Triton's tl.to_tensor, which types a Python float as float32 and an
 // int as int32); a block or block expression is returned as it is.
@@ -50,7 +39,11 @@ template <class V>
   requires detail::is_operand_v<V>
 TL_INLINE auto to_tensor(const V& x) {
   if constexpr (detail::is_expr_v<V>) return x;
-  else return full<>(x, dtype<detail::scalar_tensor_t<std::remove_cvref_t<V>>>{});
+  else {
+    using T = std::remove_cvref_t<V>;  // a weak scalar as the dtype it stands for (docs/03-types.md), others as they are
+    using D = std::conditional_t<detail::is_weak_scalar_v<T>, typename detail::weak_dtype<T>::type, detail::canonical_t<T>>;
+    return full<>(x, dtype<D>{});
+  }
 }
 
 // zeros<D...>(dtype): a block of zeros (Triton: tl.zeros((D...), dtype)).

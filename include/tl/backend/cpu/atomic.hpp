@@ -72,9 +72,9 @@ T atomic_at(T* element, T cmp, T v) {
   U* const q = reinterpret_cast<U*>(element);
   U expected;
   if constexpr (A == atomic_op::load) {
-    return bit_cast<T>(__atomic_load_n(q, Sem == memory_sem::relaxed ? __ATOMIC_RELAXED : __ATOMIC_ACQUIRE));
+    return bit_cast<T>(__atomic_load_n(q, host_order(Sem)));  // acquire or relaxed (ops/atomic.hpp checks)
   } else if constexpr (A == atomic_op::store) {
-    __atomic_store_n(q, bit_cast<U>(v), Sem == memory_sem::relaxed ? __ATOMIC_RELAXED : __ATOMIC_RELEASE);
+    __atomic_store_n(q, bit_cast<U>(v), host_order(Sem));  // release or relaxed
     return T{};
   } else if constexpr (A == atomic_op::cas) {
     expected = bit_cast<U>(cmp);

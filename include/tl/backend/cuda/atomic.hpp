@@ -137,6 +137,11 @@ TL_ATOM_VEC16_FN(atom_add_bf16, "bf16")
   }                                                                                                               \
   CASE(relaxed, cta, __VA_ARGS__) CASE(relaxed, gpu, __VA_ARGS__) CASE(relaxed, sys, __VA_ARGS__)                 \
   CASE(LOAD_OR_STORE, cta, __VA_ARGS__) CASE(LOAD_OR_STORE, gpu, __VA_ARGS__) CASE(LOAD_OR_STORE, sys, __VA_ARGS__)
+// The unsigned integer of T's size (1 to 8 bytes): what atomic_load_bits and atomic_store_bits move.
+template <class T>
+using bits_of_t = std::conditional_t<
+    sizeof(T) == 1, std::uint8_t,
+    std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 template <memory_sem Sem, memory_scope Scope, class U>
 __device__ __forceinline__ U atomic_load_bits(const void* p) {
   if constexpr (sizeof(U) == 8) {
@@ -224,8 +229,7 @@ __device__ __forceinline__ T atomic_at(T* element, T cmp, T v) {
   using I = std::make_signed_t<U>;
   void* const p = element;
   if constexpr (A == atomic_op::load || A == atomic_op::store) {
-    using B = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                                 std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<wide, std::uint64_t, std::uint32_t>>>;
+    using B = bits_of_t<T>;
     if constexpr (A == atomic_op::load) {
       return bit_cast<T>(atomic_load_bits<Sem, Scope, B>(p));
     } else {
@@ -288,6 +292,22 @@ __device__ __forceinline__ T atomic_at(T* element, T cmp, T v) {
   }
 }
 
+// A block of 16 lanes or fewer, which every thread holds whole, is performed by thread 0:
+// its results go to every thread through shared memory.
+template <class Out>
+__device__ __forceinline__ void from_thread_0(Out& out) {
+  using T = typename Out::value_type;
+  constexpr int n = Out::layout::slots;
+  T* const shared = reinterpret_cast<T*>(scratch<scratch_size(int(sizeof(T)) * n)>());
+  barrier();
+  if (thread_id() == 0)
+    TL_UNROLL
+    for (int i = 0; i < n; ++i) shared[i] = out.v[i];
+  barrier();
+  TL_UNROLL
+  for (int i = 0; i < n; ++i) out.v[i] = shared[i];
+}
+
 // The general case: one atomic instruction a lane.
 template <atomic_op A, memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EC, class EV, class EM, class Out>
 __device__ __forceinline__ void atomic_lanes(EP& ptrs, EC& cmp, EV& value, EM& mask, const source_location& where, Out& out) {
@@ -311,17 +331,7 @@ __device__ __forceinline__ void atomic_lanes(EP& ptrs, EC& cmp, EV& value, EM& m
     out.v[i] = atomic_at<A, Sem, Scope>(const_cast<T*>(p.get()), convert<T>(operand_at<S, O>(cmp, c, i)),
                                         convert<T>(operand_at<S, O>(value, c, i)));
   }
-  if constexpr (L::replicated) {
-    // Thread 0's old values to every thread.
-    T* const shared = reinterpret_cast<T*>(scratch<scratch_size(int(sizeof(T)) * L::slots)>());
-    barrier();
-    if (t == 0)
-      TL_UNROLL
-      for (int i = 0; i < L::slots; ++i) shared[i] = out.v[i];
-    barrier();
-    TL_UNROLL
-    for (int i = 0; i < L::slots; ++i) out.v[i] = shared[i];
-  }
+  if constexpr (L::replicated) from_thread_0(out);
   if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::atomic, where);
 }
 
@@ -381,7 +391,7 @@ __device__ __forceinline__ void atomic_poll(EP ptrs, EE expected, unsigned long 
                                             Out& out) {
   constexpr order O = Out::register_order;
   using L = layout<S, O>;
-  using B = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+  using B = bits_of_t<T>;
   settle_dots<EP, EE>();
   stage<S, O>(ptrs, expected);
   const int t = thread_id();
@@ -406,16 +416,7 @@ __device__ __forceinline__ void atomic_poll(EP ptrs, EE expected, unsigned long 
       if (budget_ns != ~0ull && global_timer_ns() - start >= budget_ns) break;
     }
   }
-  if constexpr (L::replicated) {
-    bool* const shared = reinterpret_cast<bool*>(scratch<scratch_size(L::slots)>());
-    barrier();
-    if (t == 0)
-      TL_UNROLL
-      for (int i = 0; i < L::slots; ++i) shared[i] = out.v[i];
-    barrier();
-    TL_UNROLL
-    for (int i = 0; i < L::slots; ++i) out.v[i] = shared[i];
-  }
+  if constexpr (L::replicated) from_thread_0(out);
   if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::atomic, where);
 }
 
