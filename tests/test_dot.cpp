@@ -22,7 +22,8 @@ Mat to_matrix(const E& e, int rows, int cols, int batch = 0) {
 double tf32_value(float x) { return double(detail::round_to_tf32(x)); }
 }  // namespace
 
-TEMPLATE_TEST_CASE("dot of 2-D blocks matches Eigen", "[dot]", fp16, bf16, fp8e4nv, fp8e5, double) {
+TEMPLATE_TEST_CASE("dot of 2-D blocks matches Eigen", "[dot]", fp16, bf16, fp8e4nv, fp8e5, fp8e4b15, fp8e4b8,
+                   fp8e5b16, double) {
   auto a = random_block<TestType, 32, 16>(-1, 1);
   auto b = random_block<TestType, 16, 48>(-1, 1);
   auto acc = random_block<typename detail::dot_acc<TestType>::type, 32, 48>(-1, 1);
@@ -77,7 +78,7 @@ TEST_CASE("int8 dot accumulates exactly in int32", "[dot]") {
   REQUIRE(to_matrix(got, 16, 16) == to_matrix(a, 16, 64) * to_matrix(b, 64, 16));
 }
 
-TEMPLATE_TEST_CASE("out_dtype float16 rounds the float32 result once", "[dot]", fp16, bf16, fp8e4nv) {
+TEMPLATE_TEST_CASE("out_dtype float16 rounds the float32 result once", "[dot]", fp16, bf16, fp8e4nv, fp8e5b16) {
   auto a = random_block<TestType, 32, 16>(-1, 1);
   auto b = random_block<TestType, 16, 32>(-1, 1);
   auto acc = random_block<fp16, 32, 32>(-1, 1);

@@ -167,34 +167,46 @@ TEST_CASE("conversions: float to integer truncates and saturates, NaN gives 0", 
 }
 
 // fp8: decoding from the formats' definitions (in double), and encoding against a search for
-// the nearest value (ties to the even code) over every finite code.
+// the nearest value over every finite code (ties to the even code; float8e4b15: away from zero,
+// and at most 1.75, as Triton's conversion gives).
 namespace {
+enum class special { ieee, fn, fnuz, finite };
 struct fp8_spec {
-  int e, m;
-  bool fn;
+  int e, m, bias;
+  special kind;
   double decode(int b) const {  // NaN for NaN codes, +-inf where the format has them
-    const int bias = (1 << (e - 1)) - 1, ef = (b >> m) & ((1 << e) - 1), mf = b & ((1 << m) - 1);
-    const double s = (b & 0x80) ? -1.0 : 1.0;
-    if (ef == (1 << e) - 1 && (fn ? mf == (1 << m) - 1 : true))
-      return fn || mf != 0 ? std::numeric_limits<double>::quiet_NaN() : s * INFINITY;
+    const int ef = (b >> m) & ((1 << e) - 1), mf = b & ((1 << m) - 1);
+    const double s = (b & 0x80) ? -1.0 : 1.0, nan = std::numeric_limits<double>::quiet_NaN();
+    if (kind == special::ieee && ef == (1 << e) - 1) return mf != 0 ? nan : s * INFINITY;
+    if (kind == special::fn && ef == (1 << e) - 1 && mf == (1 << m) - 1) return nan;
+    if (kind == special::fnuz && b == 0x80) return nan;
     if (ef == 0) return s * mf * std::ldexp(1.0, 1 - bias - m);
     return s * (1 + mf * std::ldexp(1.0, -m)) * std::ldexp(1.0, ef - bias);
   }
-  // The code nearest x (ties to an even code), saturating to the largest finite value.
+  // The largest magnitude a conversion gives.
+  double saturated() const {
+    double max_finite = 0;
+    for (int b = 0; b < 256; ++b)
+      if (const double v = decode(b); v == v && !std::isinf(v)) max_finite = std::max(max_finite, v);
+    return kind == special::finite ? 1.75 : max_finite;
+  }
+  // The code of the nearest value to x, saturating; -1 for "a NaN code".
   int encode(double x) const {
-    if (x != x) return -1;  // NaN: any NaN code
-    int best = 0;
-    double best_d = INFINITY, max_finite = 0;
+    const double sat = saturated();
+    if (x != x) {
+      if (kind != special::finite) return -1;
+      x = std::copysign(sat, x);  // float8e4b15 has no NaN: the saturated value, signed
+    }
+    int best = -1;
+    double best_d = INFINITY;
+    const double target = std::fabs(x) >= sat ? std::copysign(sat, x) : x;
     for (int b = 0; b < 256; ++b) {
       const double v = decode(b);
-      if (v != v || std::isinf(v)) continue;
-      max_finite = std::max(max_finite, v);
-      const double d = std::fabs(v - x);
-      if (d < best_d || (d == best_d && (b & 1) == 0 && std::signbit(v) == std::signbit(x))) best = b, best_d = d;
-    }
-    if (std::fabs(x) >= max_finite) {
-      for (int b = 0; b < 256; ++b)
-        if (decode(b) == std::copysign(max_finite, x)) return b;
+      if (v != v || std::isinf(v) || std::fabs(v) > sat) continue;
+      if (v == 0 && std::signbit(v) != std::signbit(target) && kind != special::fnuz) continue;
+      const double d = std::fabs(v - target);
+      const auto tie_wins = [&] { return kind == special::finite ? std::fabs(v) > std::fabs(decode(best)) : (b & 1) == 0; };
+      if (d < best_d || (d == best_d && tie_wins())) best = b, best_d = d;
     }
     return best;
   }
@@ -203,13 +215,14 @@ struct fp8_spec {
 template <class T>
 void check_fp8(const fp8_spec& spec, const char* name) {
   INFO(name);
+  const double sat = spec.saturated();
   for (int b = 0; b < 256; ++b) {
     const double want = spec.decode(b);
     const float got = float(T::from_bits(std::uint8_t(b)));
     INFO("code " << b);
     if (want != want) REQUIRE(got != got);
     else REQUIRE(double(got) == want);
-    if (want == want && !std::isinf(want) && !(want == 0 && (b & 0x80))) REQUIRE(int(T(float(want)).bits) == b);
+    if (want == want && std::fabs(want) <= sat) REQUIRE(int(T(float(want)).bits) == b);
   }
   std::mt19937 g(11);
   std::vector<float> xs = {0.0f, -0.0f, 1e-30f, -1e-30f, INFINITY, -INFINITY, 1e30f, -1e30f};
@@ -217,26 +230,43 @@ void check_fp8(const fp8_spec& spec, const char* name) {
     const double lo = spec.decode(b), hi = spec.decode(b + 1);
     if (lo == lo && hi == hi && !std::isinf(lo) && !std::isinf(hi) && (b & 0x7f) != 0x7f) xs.push_back(float((lo + hi) / 2));
   }
-  std::uniform_real_distribution<double> expo(-20, 18);
+  std::uniform_real_distribution<double> expo(-24, 18);
   for (int i = 0; i < 4000; ++i) xs.push_back(float((g() & 1 ? -1 : 1) * std::exp2(expo(g))));
   for (float x : xs) {
     INFO("x " << x);
     const int want = spec.encode(double(x));
     const int got = T(x).bits;
     if (want < 0) REQUIRE(float(T::from_bits(std::uint8_t(got))) != float(T::from_bits(std::uint8_t(got))));
-    else if (spec.decode(want) == 0) REQUIRE(float(T::from_bits(std::uint8_t(got))) == 0.0f);  // +-0
     else REQUIRE(got == want);
   }
-  REQUIRE(float(T(std::numeric_limits<float>::quiet_NaN())) != float(T(std::numeric_limits<float>::quiet_NaN())));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  if (spec.kind == special::finite) REQUIRE(T(nan).bits == spec.encode(double(nan)));
+  else REQUIRE(float(T(nan)) != float(T(nan)));
 }
 }  // namespace
 
-TEST_CASE("fp8: float8e4nv and float8e5 decode by definition, round to nearest even and saturate", "[dtype][fp8]") {
-  check_fp8<fp8e4nv>({4, 3, true}, "float8e4nv");
-  check_fp8<fp8e5>({5, 2, false}, "float8e5");
+TEST_CASE("fp8: the five formats decode by definition, round to nearest and saturate", "[dtype][fp8]") {
+  check_fp8<fp8e4nv>({4, 3, 7, special::fn}, "float8e4nv");
+  check_fp8<fp8e5>({5, 2, 15, special::ieee}, "float8e5");
+  check_fp8<tl::fp8e4b15>({4, 3, 15, special::finite}, "float8e4b15");
+  check_fp8<tl::fp8e4b8>({4, 3, 8, special::fnuz}, "float8e4b8");
+  check_fp8<tl::fp8e5b16>({5, 2, 16, special::fnuz}, "float8e5b16");
   REQUIRE(float(fp8e4nv(1000.0f)) == 448.0f);
   REQUIRE(float(fp8e5(INFINITY)) == 57344.0f);
   REQUIRE(float(fp8e5::from_bits(0x7c)) == INFINITY);
+  // float8e4b15: every code a number; the largest, 1.875, is never a conversion's result.
+  REQUIRE(float(tl::fp8e4b15::from_bits(0x7f)) == 1.875f);
+  REQUIRE(tl::fp8e4b15(1.8f).bits == 0x7e);
+  REQUIRE(tl::fp8e4b15(-INFINITY).bits == 0xfe);
+  REQUIRE(tl::fp8e4b15(1.0f + 1.0f / 16).bits == 0x79);  // a tie: away from zero (even would be 0x78)
+  REQUIRE(float(tl::fp8e4b15::from_bits(0x01)) == std::ldexp(1.0f, -17));
+  // The fnuz formats: one zero (-0 converts to +0), 0x80 is NaN, no infinities.
+  REQUIRE(tl::fp8e4b8(-0.0f).bits == 0x00);
+  REQUIRE(tl::fp8e5b16(-1e-30f).bits == 0x00);
+  REQUIRE(tl::fp8e4b8(std::numeric_limits<float>::quiet_NaN()).bits == 0x80);
+  REQUIRE(float(tl::fp8e4b8(INFINITY)) == 240.0f);
+  REQUIRE(float(tl::fp8e5b16::from_bits(0x7f)) == 57344.0f);
+  REQUIRE(float(tl::fp8e4b8::from_bits(0x01)) == std::ldexp(1.0f, -10));
 }
 
 TEST_CASE("fp8 promotion: the same type stays, two fp8 types give float16, wider floats win", "[dtype][fp8]") {
@@ -249,6 +279,12 @@ TEST_CASE("fp8 promotion: the same type stays, two fp8 types give float16, wider
   STATIC_REQUIRE(std::is_same_v<promote_t<fp8e5, false, float, true>, fp8e5>);  // a weak scalar
   STATIC_REQUIRE(std::is_same_v<promote_t<fp8e5, false, float, true, true>, float>);
   STATIC_REQUIRE(tl::detail::dtype_name<fp8e4nv>() == std::string_view("float8e4nv"));
+  STATIC_REQUIRE(tl::detail::dtype_name<tl::fp8e4b15>() == std::string_view("float8e4b15"));
+  STATIC_REQUIRE(tl::detail::dtype_name<tl::fp8e4b8>() == std::string_view("float8e4b8"));
+  STATIC_REQUIRE(tl::detail::dtype_name<tl::fp8e5b16>() == std::string_view("float8e5b16"));
+  STATIC_REQUIRE(std::is_same_v<promote_t<tl::fp8e4b8, false, tl::fp8e4b8, false>, tl::fp8e4b8>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<tl::fp8e4b15, false, fp8e4nv, false>, fp16>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<tl::fp8e5b16, false, float, true>, tl::fp8e5b16>);
 }
 
 template <class F8>
@@ -259,9 +295,10 @@ TL_KERNEL void fp8_round_trip_k(tl::ptr<const float> x, tl::ptr<F8> q, tl::ptr<f
 }
 
 TEMPLATE_TEST_CASE("fp8 buffers: .to(float8), store, load, arithmetic, .to(float32) in a kernel", "[dtype][fp8]", fp8e4nv,
-                   fp8e5) {
+                   fp8e5, tl::fp8e4b15, tl::fp8e4b8, tl::fp8e5b16) {
   std::mt19937 g(3);
-  std::uniform_real_distribution<float> d(-300, 300);
+  const float range = std::is_same_v<TestType, tl::fp8e4b15> ? 2.5f : 300.0f;  // a little beyond the largest value
+  std::uniform_real_distribution<float> d(-range, range);
   const int n = 150;
   std::vector<float> x(n), y(n, -1);
   for (auto& v : x) v = d(g);

@@ -243,8 +243,9 @@ TEST_CASE("float division: / within 2 ulp of the exact quotient, div_rn exact", 
   REQUIRE(far == 0);
 }
 
-// fp8 on the GPU: conversions, storage, arithmetic and a dot (32 x 32: the FMA lowering; the
-// fp8 dots on wgmma are in test_gpu_dot.cu), each against the CPU backend.
+// fp8 on the GPU: conversions, storage, arithmetic and a dot (32 x 32; float8e4b15, float8e4b8
+// and float8e5b16 as float16; the fp8 dots on wgmma are in test_gpu_dot.cu), each against the
+// CPU backend.
 namespace {
 template <class F8>
 TL_KERNEL void fp8_ops_k(tl::ptr<const float> x, tl::ptr<F8> q, tl::ptr<float> y, int n) {
@@ -261,9 +262,11 @@ TL_KERNEL void fp8_dot_k(tl::ptr<const F8> a, tl::ptr<const F8> b, tl::ptr<float
 }
 }  // namespace
 
-TEMPLATE_TEST_CASE("fp8 conversions, arithmetic and dot agree with the CPU", "[gpu][fp8]", tl::fp8e4nv, tl::fp8e5) {
+TEMPLATE_TEST_CASE("fp8 conversions, arithmetic and dot agree with the CPU", "[gpu][fp8]", tl::fp8e4nv, tl::fp8e5,
+                   tl::fp8e4b15, tl::fp8e4b8, tl::fp8e5b16) {
   const int n = random_int(1, 1000);
-  auto x = random_values<float>(std::size_t(n), -500, 500);
+  const float range = std::is_same_v<TestType, tl::fp8e4b15> ? 2.5f : 500.0f;  // a little beyond the largest value
+  auto x = random_values<float>(std::size_t(n), -range, range);
   x[0] = INFINITY;
   if (n > 1) x[1] = std::nanf("");
   auto run = [&](const tl::launch_options& o) {

@@ -70,77 +70,98 @@ TL_INLINE float round_to_tf32(float x) {
   return bit_cast<float>(u & 0xffffe000u);
 }
 
-// 8-bit floats of E exponent and M mantissa bits (bias 2^(E-1) - 1). Fn: no infinities, the
-// all-ones exponent is a normal binade and only S.1111.111 is NaN (float8e4nv, e4m3fn); else
-// IEEE-like (float8e5, e5m2). From float: round to nearest even, and values beyond the largest
-// finite one (infinities too) saturate to it, NaN stays NaN: what the GPU's cvt.rn.satfinite
-// gives, which Triton's .to(tl.float8e4nv / tl.float8e5) uses on Hopper.
+// 8-bit floats of E exponent and M mantissa bits and exponent bias Bias. How each format
+// spends its special codes:
+//   ieee   the all-ones exponent is infinity and NaN (float8e5, e5m2);
+//   fn     no infinities: the all-ones exponent is a normal binade and only S.1111.111 is NaN
+//          (float8e4nv, e4m3fn);
+//   fnuz   no infinities, no negative zero: 0x80 is the one NaN, every other code a number
+//          (the AMD formats float8e4b8 and float8e5b16);
+//   finite every code is a number (float8e4b15, Triton's format for fast software conversion).
+// From float, for ieee, fn and fnuz: round to nearest even; values beyond the largest finite one
+// (infinities too) saturate to it; NaN stays NaN (what the GPU's cvt.rn.satfinite gives, which
+// Triton's .to(tl.float8e4nv / tl.float8e5) uses on Hopper); fnuz gives +0 for any zero.
+// float8e4b15 as Triton's conversion computes it: the magnitude clamped to 1.75 (NaN too, which
+// keeps its sign bit), then rounded to nearest with ties away from zero.
+enum class fp8_kind { ieee, fn, fnuz, finite };
 TL_INLINE float pow2f(int k) {  // 2^k for -126 <= k <= 127
   return bit_cast<float>(static_cast<std::uint32_t>(k + 127) << 23);
 }
-template <int E, int M, bool Fn>
+template <int E, int M, int Bias, fp8_kind K>
 struct fp8_format {
-  static constexpr int bias = (1 << (E - 1)) - 1;
-  static constexpr int emin = 1 - bias;  // the smallest normal exponent
-  static constexpr int emax_field = Fn ? (1 << E) - 1 : (1 << E) - 2;
-  static constexpr int max_mantissa = Fn ? (1 << M) - 2 : (1 << M) - 1;  // Fn: all ones is NaN
+  static constexpr int emin = 1 - Bias;  // the smallest normal exponent
+  static constexpr int emax_field = K == fp8_kind::ieee ? (1 << E) - 2 : (1 << E) - 1;
+  static constexpr int max_mantissa = K == fp8_kind::fn ? (1 << M) - 2 : (1 << M) - 1;  // fn: all ones is NaN
   static constexpr std::uint8_t max_bits = static_cast<std::uint8_t>((emax_field << M) | max_mantissa);
-  static constexpr std::uint8_t nan_bits = Fn ? 0x7f : static_cast<std::uint8_t>((((1 << E) - 1) << M) | (1 << (M - 1)));
+  // What values beyond the range round to: the largest finite code, except float8e4b15's 1.75.
+  static constexpr std::uint8_t saturated_bits = K == fp8_kind::finite ? max_bits - 1 : max_bits;
+  static constexpr std::uint8_t nan_bits = K == fp8_kind::fn     ? 0x7f
+                                           : K == fp8_kind::fnuz ? 0x80
+                                           : K == fp8_kind::ieee
+                                               ? static_cast<std::uint8_t>((((1 << E) - 1) << M) | (1 << (M - 1)))
+                                               : saturated_bits;
 };
-template <int E, int M, bool Fn>
+template <int E, int M, int Bias, fp8_kind K>
 TL_INLINE float fp8_bits_to_float(std::uint8_t b) {
-  using F = fp8_format<E, M, Fn>;
+  const float qnan = bit_cast<float>(0x7fc00000u);
   const float sign = (b & 0x80u) ? -1.0f : 1.0f;
   const int e = (b >> M) & ((1 << E) - 1), m = b & ((1 << M) - 1);
-  if (!Fn && e == (1 << E) - 1) return m == 0 ? sign * bit_cast<float>(0x7f800000u) : bit_cast<float>(0x7fc00000u);
-  if (Fn && e == (1 << E) - 1 && m == (1 << M) - 1) return bit_cast<float>(0x7fc00000u);
-  if (e == 0) return sign * float(m) * pow2f(F::emin - M);
-  return sign * (1.0f + float(m) * pow2f(-M)) * pow2f(e - F::bias);
+  if (K == fp8_kind::ieee && e == (1 << E) - 1) return m == 0 ? sign * bit_cast<float>(0x7f800000u) : qnan;
+  if (K == fp8_kind::fn && e == (1 << E) - 1 && m == (1 << M) - 1) return qnan;
+  if (K == fp8_kind::fnuz && b == 0x80u) return qnan;
+  if (e == 0) return sign * float(m) * pow2f(1 - Bias - M);
+  return sign * (1.0f + float(m) * pow2f(-M)) * pow2f(e - Bias);
 }
-template <int E, int M, bool Fn>
+template <int E, int M, int Bias, fp8_kind K>
 TL_INLINE std::uint8_t float_to_fp8_bits(float f) {
-  using F = fp8_format<E, M, Fn>;
+  using F = fp8_format<E, M, Bias, K>;
   const std::uint32_t u = bit_cast<std::uint32_t>(f);
   const std::uint8_t sign = static_cast<std::uint8_t>((u >> 24) & 0x80u);
   const std::uint32_t a = u & 0x7fffffffu;
-  if (a > 0x7f800000u) return F::nan_bits;
+  if (a > 0x7f800000u) return K == fp8_kind::finite ? static_cast<std::uint8_t>(sign | F::nan_bits) : F::nan_bits;
   const float x = bit_cast<float>(a);
-  const float max_finite = fp8_bits_to_float<E, M, Fn>(F::max_bits);
-  if (x >= max_finite) return static_cast<std::uint8_t>(sign | F::max_bits);  // saturate (infinity too)
+  const float saturated = fp8_bits_to_float<E, M, Bias, K>(F::saturated_bits);
+  if (x >= saturated) return static_cast<std::uint8_t>(sign | F::saturated_bits);  // infinity too
   // The spacing of representable values at x: 2^(exponent - M), never below the subnormals'.
   const int ex = a >= 0x00800000u ? static_cast<int>(a >> 23) - 127 : -127;
   const int quantum = (ex < F::emin ? F::emin : ex) - M;
   const float y = x * pow2f(-quantum);  // exact: a power of two; y < 2^(M + 1)
   float n = float(static_cast<std::uint32_t>(y));
   const float frac = y - n;
-  if (frac > 0.5f || (frac == 0.5f && (static_cast<std::uint32_t>(n) & 1u))) n += 1.0f;
-  const float r = n * pow2f(quantum);  // x rounded; at most max_finite (checked above, and the
-                                       // rounding of a value below it cannot pass it)
-  if (r >= max_finite) return static_cast<std::uint8_t>(sign | F::max_bits);
-  if (r == 0.0f) return sign;
+  const bool up = K == fp8_kind::finite ? frac >= 0.5f  // ties away from zero
+                                        : frac > 0.5f || (frac == 0.5f && (static_cast<std::uint32_t>(n) & 1u));
+  if (up) n += 1.0f;
+  const float r = n * pow2f(quantum);  // x rounded; at most the saturated value (checked above,
+                                       // and the rounding of a value below it cannot pass it)
+  if (r >= saturated) return static_cast<std::uint8_t>(sign | F::saturated_bits);
+  if (r == 0.0f) return K == fp8_kind::fnuz ? std::uint8_t{0} : sign;
   const std::uint32_t rb = bit_cast<std::uint32_t>(r);
   const int er = static_cast<int>(rb >> 23) - 127;
   if (er < F::emin) return static_cast<std::uint8_t>(sign | static_cast<std::uint32_t>(r * pow2f(M - F::emin)));
   const std::uint32_t mant = (rb >> (23 - M)) & ((1u << M) - 1u);
-  return static_cast<std::uint8_t>(sign | (static_cast<std::uint32_t>(er + F::bias) << M) | mant);
+  return static_cast<std::uint8_t>(sign | (static_cast<std::uint32_t>(er + Bias) << M) | mant);
 }
 
 }  // namespace detail
 
-// 8-bit floats (Triton's tl.float8e4nv and tl.float8e5). Storage only, as the 16-bit ones:
-// arithmetic happens in float, each result rounded back.
-template <int E, int M, bool Fn>
+// 8-bit floats (Triton's five: tl.float8e4nv, tl.float8e5, tl.float8e4b15, tl.float8e4b8,
+// tl.float8e5b16). Storage only, as the 16-bit ones: arithmetic happens in float, each result
+// rounded back.
+template <int E, int M, int Bias, detail::fp8_kind K>
 struct fp8 {
   std::uint8_t bits = 0;
   fp8() = default;
-  TL_INLINE explicit fp8(float f) : bits(detail::float_to_fp8_bits<E, M, Fn>(f)) {}
+  TL_INLINE explicit fp8(float f) : bits(detail::float_to_fp8_bits<E, M, Bias, K>(f)) {}
   TL_INLINE explicit fp8(double d) : fp8(static_cast<float>(d)) {}
   TL_INLINE explicit fp8(int i) : fp8(static_cast<float>(i)) {}
-  TL_INLINE operator float() const { return detail::fp8_bits_to_float<E, M, Fn>(bits); }
+  TL_INLINE operator float() const { return detail::fp8_bits_to_float<E, M, Bias, K>(bits); }
   TL_HD static constexpr fp8 from_bits(std::uint8_t b) { fp8 h; h.bits = b; return h; }
 };
-using fp8e4nv = fp8<4, 3, true>;  // e4m3fn: max 448, no infinities
-using fp8e5 = fp8<5, 2, false>;   // e5m2: max 57344, infinities
+using fp8e4nv = fp8<4, 3, 7, detail::fp8_kind::fn>;        // e4m3fn: max 448, no infinities
+using fp8e5 = fp8<5, 2, 15, detail::fp8_kind::ieee>;       // e5m2: max 57344, infinities
+using fp8e4b15 = fp8<4, 3, 15, detail::fp8_kind::finite>;  // max 1.875 (conversions give at most 1.75)
+using fp8e4b8 = fp8<4, 3, 8, detail::fp8_kind::fnuz>;      // e4m3fnuz: max 240, NaN 0x80
+using fp8e5b16 = fp8<5, 2, 16, detail::fp8_kind::fnuz>;    // e5m2fnuz: max 57344, NaN 0x80
 
 // 16-bit floats. Storage only: arithmetic happens in float, each result rounded back,
 // which gives the correctly rounded half result for + - * / sqrt.
@@ -202,6 +223,9 @@ inline constexpr dtype<fp16> float16{};
 inline constexpr dtype<bf16> bfloat16{};
 inline constexpr dtype<fp8e4nv> float8e4nv{};
 inline constexpr dtype<fp8e5> float8e5{};
+inline constexpr dtype<fp8e4b15> float8e4b15{};
+inline constexpr dtype<fp8e4b8> float8e4b8{};
+inline constexpr dtype<fp8e5b16> float8e5b16{};
 inline constexpr dtype<float> float32{};
 inline constexpr dtype<double> float64{};
 
@@ -211,7 +235,15 @@ struct ptr;  // core/ptr.hpp
 namespace detail {
 
 template <class T>
-inline constexpr bool is_fp8_v = std::is_same_v<T, fp8e4nv> || std::is_same_v<T, fp8e5>;
+struct is_fp8 : std::false_type {};
+template <int E, int M, int Bias, fp8_kind K>
+struct is_fp8<fp8<E, M, Bias, K>> : std::true_type {};
+template <class T>
+inline constexpr bool is_fp8_v = is_fp8<T>::value;
+// The fp8 formats the tensor cores take (float8e4nv, float8e5); dot upcasts the others to
+// float16 first, exactly, as Triton does.
+template <class T>
+inline constexpr bool is_tensor_core_fp8_v = std::is_same_v<T, fp8e4nv> || std::is_same_v<T, fp8e5>;
 // The floats narrower than float32: stored, computed in float.
 template <class T>
 inline constexpr bool is_small_float_v = std::is_same_v<T, fp16> || std::is_same_v<T, bf16> || is_fp8_v<T>;
@@ -261,8 +293,8 @@ template <>
 struct compute<bf16> {
   using type = float;
 };
-template <int E, int M, bool Fn>
-struct compute<fp8<E, M, Fn>> {
+template <int E, int M, int Bias, fp8_kind K>
+struct compute<fp8<E, M, Bias, K>> {
   using type = float;
 };
 template <class T>
@@ -415,6 +447,9 @@ constexpr const char* dtype_name() {
   else if constexpr (std::is_same_v<T, bf16>) return "bfloat16";
   else if constexpr (std::is_same_v<T, fp8e4nv>) return "float8e4nv";
   else if constexpr (std::is_same_v<T, fp8e5>) return "float8e5";
+  else if constexpr (std::is_same_v<T, fp8e4b15>) return "float8e4b15";
+  else if constexpr (std::is_same_v<T, fp8e4b8>) return "float8e4b8";
+  else if constexpr (std::is_same_v<T, fp8e5b16>) return "float8e5b16";
   else if constexpr (std::is_same_v<T, float>) return "float32";
   else if constexpr (std::is_same_v<T, double>) return "float64";
   else if constexpr (is_ptr_v<T>) return "pointer";

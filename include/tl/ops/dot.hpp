@@ -9,8 +9,8 @@
 // mantissa bits, the other 13 dropped (rounded toward zero: what the tensor cores do with the
 // float32 bits Triton hands them), products accumulate in float32.
 // The CPU backend computes exactly that, so a kernel's numbers on the CPU are the GPU's
-// numbers up to summation order. fp16/bf16 (and fp8: float8e4nv, float8e5) multiply exactly and
-// accumulate in float32;
+// numbers up to summation order. fp16/bf16 and fp8 multiply exactly and accumulate in float32
+// (float8e4b15, float8e4b8 and float8e5b16 as float16, which holds their values);
 // int8 accumulates in int32. out_dtype float16 (16-bit and fp8 operands) rounds the float32 sum
 // once at the end: as accurate as Triton's float16 accumulation or more, on the same fast path.
 // The lowerings: backend/cpu/dot.hpp, backend/cuda/dot.hpp.
@@ -81,9 +81,19 @@ inline constexpr bool narrow_float_acc_v = [] {
   else return is_small_float_v<value_of_t<Acc>> && (is_small_float_v<TA> || std::is_same_v<TA, float>);
 }();
 
+// The fp8 formats without tensor-core instructions (float8e4b15, float8e4b8, float8e5b16) are
+// multiplied as float16, which holds each of their values exactly (Triton upcasts them too).
+template <class A, class B>
+inline constexpr bool upcast_fp8_operands_v = std::is_same_v<value_of_t<A>, value_of_t<B>> &&
+                                              is_fp8_v<value_of_t<A>> && !is_tensor_core_fp8_v<value_of_t<A>>;
+
 template <input_precision Prec, class A, class B, class Acc>
 TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc) {
-  if constexpr (narrow_float_acc_v<Acc, value_of_t<A>>) {
+  if constexpr (upcast_fp8_operands_v<A, B>) {
+    const auto a16 = a.to(dtype<fp16>{});
+    const auto b16 = b.to(dtype<fp16>{});
+    return dot_impl<Prec, decltype(a16), decltype(b16), Acc>(a16, b16, acc);
+  } else if constexpr (narrow_float_acc_v<Acc, value_of_t<A>>) {
     using AccT = value_of_t<Acc>;
     const auto wide = eval(acc->to(dtype<float>{}));
     return eval(dot_impl<Prec, A, B, std::remove_cvref_t<decltype(wide)>>(a, b, &wide).to(dtype<AccT>{}));
