@@ -83,3 +83,52 @@ TEST_CASE("tensor descriptors as dot operands and in stores agree with the CPU",
     require_agree(run(cpu), run(cuda), 1e-4, 1e-4, "descriptor dot");
   }
 }
+
+// Rows walked in blocks as Triton's tutorials walk them (layer norm): loads and stores masked
+// with cols < N, a where over the same mask, a reduction; with blocks that N fills, ends between
+// vector chunks or inside one, strides that keep rows aligned or not, and a pointer one element
+// past an aligned one (the general path throughout); each against the CPU.
+namespace {
+template <int BLOCK>
+TL_KERNEL void row_walk_k(tl::ptr<const tl::fp16> x, tl::ptr<tl::fp16> y, tl::ptr<float> sums, int stride, int N) {
+  auto row = tl::program_id(0);
+  x += row * stride;
+  y += row * stride;
+  auto acc = tl::zeros<BLOCK>(tl::float32);
+  for (int off : tl::range(0, N, BLOCK)) {
+    auto cols = off + tl::arange<0, BLOCK>();
+    auto v = tl::load(x + cols, cols < N, 0.0).to(tl::float32);
+    acc += tl::where(cols < N, v * 2, 0.0);
+    tl::store(y + cols, v * 3 + 1, cols < N);
+  }
+  tl::store(sums + row, tl::sum<0>(acc));
+}
+
+void check_row_walk(int N, int stride, int x_shift) {  // x_shift: x starts this many elements into its buffer
+  const int M = 37;
+  const auto x = random_values<tl::fp16>(std::size_t(M) * stride + 16);
+  auto run = [&](const tl::launch_options& o) {
+    std::vector<tl::fp16> y(std::size_t(M) * stride, tl::fp16(-7.0f));
+    std::vector<float> sums(std::size_t(M), std::nanf(""));
+    REQUIRE(tl::launch<row_walk_k<256>>(tl::grid(M), o, tl::ptr(x, "x") + x_shift, tl::ptr(y, "y"), tl::ptr(sums, "sums"),
+                                        stride, N)
+                .ok());
+    std::vector<float> out(sums);
+    for (const auto& v : y) out.push_back(float(v));
+    return out;
+  };
+  INFO("N " << N << " stride " << stride << " x shifted by " << x_shift);
+  require_agree(run(cpu), run(cuda), 1e-6, 1e-5, "row walk");
+}
+}  // namespace
+
+TEST_CASE("row walks masked by cols < N agree with the CPU, whole blocks or not, aligned or not", "[gpu][affine]") {
+  check_row_walk(1024, 1024, 0);  // every block full
+  check_row_walk(1040, 1040, 0);  // the last block ends between chunks
+  check_row_walk(1000, 1000, 0);  // the last block ends inside a chunk
+  check_row_walk(1024, 1027, 0);  // rows not aligned
+  check_row_walk(1024, 1024, 1);  // x not aligned
+  check_row_walk(1024, 1024, 8);  // x 16 bytes in
+  const int n = random_int(1, 2000);
+  check_row_walk(n, n + random_int(0, 5), random_int(0, 9));
+}
