@@ -242,11 +242,10 @@ TEST_CASE("each form of B with a loaded accumulator (B's columns permuted) agree
 
 // The fp8 formats without tensor-core instructions: dot converts both operands to float16
 // (exact), so these loops run on the float16 tensor cores, from registers rather than copies.
-TEST_CASE("float8e4b15, float8e4b8 and float8e5b16 matmul loops agree bit for bit with a plain loop", "[gpu][dot][fp8]") {
+TEST_CASE("float8e4b8 matmul loops agree bit for bit with a plain loop", "[gpu][dot][fp8]") {
   using enum b_form;
+  // One lowering for the three (a float16 dot of converted operands), checked on one of them.
   check_matmul_form<tl::fp8e4b8, 128, 128, 64, columns>(256, 256, 256);
-  check_matmul_form<tl::fp8e5b16, 64, 64, 64, rows>(random_int(1, 200), random_int(1, 200), random_int(1, 300));
-  check_matmul_form<tl::fp8e4b15, 64, 128, 64, transposed>(128, 256, 192);
   check_form_with_loaded_acc<tl::fp8e4b8, 64, 64, 64, rows>();
 }
 
