@@ -240,10 +240,6 @@ template <int E, int M, int Bias, fp8_kind K>
 struct is_fp8<fp8<E, M, Bias, K>> : std::true_type {};
 template <class T>
 inline constexpr bool is_fp8_v = is_fp8<T>::value;
-// The fp8 formats the tensor cores take (float8e4nv, float8e5); dot upcasts the others to
-// float16 first, exactly, as Triton does.
-template <class T>
-inline constexpr bool is_tensor_core_fp8_v = std::is_same_v<T, fp8e4nv> || std::is_same_v<T, fp8e5>;
 // The floats narrower than float32: stored, computed in float.
 template <class T>
 inline constexpr bool is_small_float_v = std::is_same_v<T, fp16> || std::is_same_v<T, bf16> || is_fp8_v<T>;

@@ -84,8 +84,9 @@ inline constexpr bool narrow_float_acc_v = [] {
 // The fp8 formats without tensor-core instructions (float8e4b15, float8e4b8, float8e5b16) are
 // multiplied as float16, which holds each of their values exactly (Triton upcasts them too).
 template <class A, class B>
-inline constexpr bool upcast_fp8_operands_v = std::is_same_v<value_of_t<A>, value_of_t<B>> &&
-                                              is_fp8_v<value_of_t<A>> && !is_tensor_core_fp8_v<value_of_t<A>>;
+inline constexpr bool upcast_fp8_operands_v =
+    std::is_same_v<value_of_t<A>, value_of_t<B>> && is_fp8_v<value_of_t<A>> &&
+    !std::is_same_v<value_of_t<A>, fp8e4nv> && !std::is_same_v<value_of_t<A>, fp8e5>;
 
 template <input_precision Prec, class A, class B, class Acc>
 TL_HD auto dot_impl(const A& a, const B& b, const Acc* acc) {
