@@ -75,9 +75,9 @@ TL_KERNEL void layer_norm_bwd_dx_fused(tl::ptr<T> DX, tl::ptr<const T> DY, tl::p
   auto w = tl::load(W + cols, mask).to(tl::float32);
   auto mean = tl::load(Mean + row);
   auto rstd = tl::load(Rstd + row);
-  // Compute dx
-  auto xhat = tl::where(mask, (x - mean) * rstd, 0.0);
-  auto wdy = tl::where(mask, w * dy, 0.0);
+  // Compute dx (xhat and wdy held in blocks: computed once for their three uses)
+  tl::block<float, BLOCK_SIZE_N> xhat = tl::where(mask, (x - mean) * rstd, 0.0);
+  tl::block<float, BLOCK_SIZE_N> wdy = tl::where(mask, w * dy, 0.0);
   auto c1 = tl::sum<0>(xhat * wdy) / N;
   auto c2 = tl::sum<0>(wdy) / N;
   auto dx = (wdy - (xhat * c1 + c2)) * rstd;
@@ -93,8 +93,11 @@ TL_KERNEL void layer_norm_bwd_dx_fused(tl::ptr<T> DX, tl::ptr<const T> DY, tl::p
   if (int(count) == 0) {
     tl::atomic_xchg(Count, 1);
   } else {
-    partial_dw += tl::load(DW_row, mask);
-    partial_db += tl::load(DB_row, mask);
+    // Both rows loaded before either is added: one round trip under the lock, not two
+    auto dw = tl::load(DW_row, mask);
+    auto db = tl::load(DB_row, mask);
+    partial_dw += dw;
+    partial_db += db;
   }
   tl::store(DW_row, partial_dw, mask);
   tl::store(DB_row, partial_db, mask);

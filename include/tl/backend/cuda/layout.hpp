@@ -151,7 +151,34 @@ constexpr bit_map round_robin_bits(int bits, int vec_bits) {
 }
 
 // The flat index that bit map M gives slot i of thread t (M: a layout's bits, or the map a
-// reduction leaves after moving results between slots and lanes).
+// reduction leaves after moving results between slots and lanes). Consecutive flat bits taken
+// from consecutive bits of one source (a lane's five bits, a chunk's slot bits) are one run,
+// moved by one shift and one mask: a thread's offset is then a few instructions, where bit by
+// bit it was as many as the bits whenever the compiler did not merge them back.
+constexpr int bit_run_length(const bit_map& m, int b) {
+  int n = 1;
+  while (b + n < m.bits && (m.src[b] >= 0) == (m.src[b + n] >= 0) &&
+         (m.src[b] >= 0 ? m.src[b + n] == m.src[b] + n : m.src[b + n] == m.src[b] - n))
+    ++n;
+  return n;
+}
+template <bit_map M, int B>
+TL_INLINE constexpr std::int64_t flat_bits_from(int t, int i) {
+  if constexpr (B >= M.bits) {
+    return 0;
+  } else {
+    constexpr int src = M.src[B], len = bit_run_length(M, B);
+    constexpr int first = src >= 0 ? src : -1 - src;  // the run's first source bit
+    const std::int64_t v = src >= 0 ? i : t;
+    return (((v >> first) & ((std::int64_t(1) << len) - 1)) << B) | flat_bits_from<M, B + len>(t, i);
+  }
+}
+template <bit_map M>
+TL_INLINE constexpr std::int64_t flat_by_map(int t, int i) {
+  return flat_bits_from<M, 0>(t, i);
+}
+// The same, one bit at a time: the tiled layouts keep it (the dots were tuned on the code it
+// gives; by runs they measured slower, docs/performance.md).
 template <int Src>
 TL_INLINE constexpr std::int64_t bit_of(int t, int i) {
   if constexpr (Src >= 0) return (i >> Src) & 1;
@@ -162,7 +189,7 @@ TL_INLINE constexpr std::int64_t flat_of_bits(int t, int i, std::integer_sequenc
   return (std::int64_t(0) | ... | (bit_of<M.src[B]>(t, i) << B));
 }
 template <bit_map M>
-TL_INLINE constexpr std::int64_t flat_by_map(int t, int i) {
+TL_INLINE constexpr std::int64_t flat_bit_by_bit(int t, int i) {
   return flat_of_bits<M>(t, i, std::make_integer_sequence<int, M.bits>{});
 }
 
@@ -204,7 +231,8 @@ struct layout {
     if constexpr (replicated) {
       return i;
     } else if constexpr (pow2) {
-      return flat_by_map<bits>(t, i);
+      if constexpr (tiled) return flat_bit_by_bit<bits>(t, i);
+      else return flat_by_map<bits>(t, i);
     } else {
       return std::int64_t(i / vec) * chunk_stride + std::int64_t(t) * vec + i % vec;
     }
