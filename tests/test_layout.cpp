@@ -246,7 +246,7 @@ void check_reduce_scatter_plan() {
   for (int t = 0; t < threads; ++t)
     for (int i = 0; i < L::slots; ++i) {
       if ((unsigned(i) & plan.gone) != 0 || !L::valid(t, i)) continue;
-      const std::int64_t f = flat_by_map<plan.map>(t, i);
+      const std::int64_t f = flat_by_runs<plan.map>(t, i);
       const std::int64_t o = ((f >> hi) << lo) | (f & (inner - 1));
       std::int64_t expected = 0;
       for (std::int64_t k = 0; k < S::dim(Axis); ++k) {

@@ -153,8 +153,8 @@ constexpr bit_map round_robin_bits(int bits, int vec_bits) {
 // The flat index that bit map M gives slot i of thread t (M: a layout's bits, or the map a
 // reduction leaves after moving results between slots and lanes). Consecutive flat bits taken
 // from consecutive bits of one source (a lane's five bits, a chunk's slot bits) are one run,
-// moved by one shift and one mask: a thread's offset is then a few instructions, where bit by
-// bit it was as many as the bits whenever the compiler did not merge them back.
+// moved by one shift and one mask: a thread's offset takes a few instructions, where bit by bit
+// it takes one or more a bit wherever the compiler does not merge them.
 constexpr int bit_run_length(const bit_map& m, int b) {
   int n = 1;
   while (b + n < m.bits && (m.src[b] >= 0) == (m.src[b + n] >= 0) &&
@@ -174,7 +174,7 @@ TL_INLINE constexpr std::int64_t flat_bits_from(int t, int i) {
   }
 }
 template <bit_map M>
-TL_INLINE constexpr std::int64_t flat_by_map(int t, int i) {
+TL_INLINE constexpr std::int64_t flat_by_runs(int t, int i) {
   return flat_bits_from<M, 0>(t, i);
 }
 // The same, one bit at a time: the tiled layouts keep it (the dots were tuned on the code it
@@ -232,7 +232,7 @@ struct layout {
       return i;
     } else if constexpr (pow2) {
       if constexpr (tiled) return flat_bit_by_bit<bits>(t, i);
-      else return flat_by_map<bits>(t, i);
+      else return flat_by_runs<bits>(t, i);
     } else {
       return std::int64_t(i / vec) * chunk_stride + std::int64_t(t) * vec + i % vec;
     }
