@@ -15,9 +15,9 @@ namespace {
 using tl::detail::cuda::layout;
 using tl::detail::cuda::threads;
 
-// The flat index of slot i of thread t by the bit map's definition, one bit at a time (the
-// layout computes it a run of bits at a time).
-std::int64_t flat_bit_by_bit(const tl::detail::cuda::bit_map& m, int t, int i) {
+// The flat index of slot i of thread t by the bit map's definition, one bit at a time: the
+// reference for the layouts' own forms (round-robin ones compute it a run of bits at a time).
+std::int64_t flat_by_definition(const tl::detail::cuda::bit_map& m, int t, int i) {
   std::int64_t f = 0;
   for (int b = 0; b < m.bits; ++b) {
     const int src = m.src[b];
@@ -31,7 +31,7 @@ void check_bijection_in() {
   using L = layout<tl::shape<D...>, O>;
   if constexpr (L::pow2 && !L::replicated)
     for (int t = 0; t < threads; ++t)
-      for (int i = 0; i < L::slots; ++i) REQUIRE(L::flat(t, i) == flat_bit_by_bit(L::bits, t, i));
+      for (int i = 0; i < L::slots; ++i) REQUIRE(L::flat(t, i) == flat_by_definition(L::bits, t, i));
   std::vector<int> owners(std::size_t(L::n), 0);
   for (int t = 0; t < threads; ++t)
     for (int i = 0; i < L::slots; ++i) {
