@@ -42,6 +42,43 @@ TEST_CASE("masked loads and stores agree at every alignment and element size", "
   check_shifted_copy<std::int64_t, 128>();
 }
 
+// z[i] = x[i] * 2 + 1 for i < n, through pointers whose buffers may start between 16-byte
+// boundaries: the fast path where the address realigns them, the general one elsewhere.
+template <class T, int B>
+TL_KERNEL void skewed_copy_kernel(tl::ptr<const T> x_ptr, tl::ptr<T> z_ptr, int n) {
+  auto i = tl::program_id(0) * B + tl::arange<0, B>();
+  tl::store(z_ptr + i, tl::load(x_ptr + i, i < n) * 2 + 1, i < n);
+}
+
+template <class T, int B>
+void check_skewed_copy() {
+  constexpr int per16 = 16 / int(sizeof(T));
+  for (int sx = 0; sx < per16; ++sx) {
+    const int n = B * random_int(1, 3) + (sx % 2 ? random_int(1, B - 1) : 0), sz = random_int(0, per16 - 1);
+    auto x = random_values<T>(std::size_t(n + per16), -50, 50);
+    for (bool as_offset : {false, true}) {  // the buffer starting at x + sx, or x's buffer with offset sx
+      auto run = [&](const tl::launch_options& o) {
+        std::vector<T> z(std::size_t(n + per16 + 4), T(-1));
+        const tl::ptr<const T> xs = as_offset ? tl::ptr<const T>(x.data(), std::int64_t(x.size()), "x") + sx
+                                              : tl::ptr<const T>(x.data() + sx, n, "x");
+        tl::launch<skewed_copy_kernel<T, B>>(tl::grid(tl::cdiv(n, B)), o, xs, tl::ptr<T>(z.data() + sz, n, "z"), n);
+        return z;
+      };
+      require_agree(run(cpu), run(cuda), 0, 0,
+                    "n " + std::to_string(n) + " x starts " + std::to_string(sx) + (as_offset ? " (offset)" : " (base)") +
+                        " z starts " + std::to_string(sz));
+    }
+  }
+}
+
+TEST_CASE("buffers that start between 16-byte boundaries are loaded and stored as on the CPU", "[gpu][memory]") {
+  check_skewed_copy<tl::fp16, 1024>();
+  check_skewed_copy<float, 512>();
+  check_skewed_copy<double, 256>();
+  check_skewed_copy<std::int8_t, 2048>();
+  check_skewed_copy<std::int64_t, 128>();
+}
+
 TEST_CASE("loads and stores with an eviction policy (L2 cache hints) agree at every access width", "[gpu][memory]") {
   using first = tl::eviction_policy<tl::eviction::first>;
   using last = tl::eviction_policy<tl::eviction::last>;

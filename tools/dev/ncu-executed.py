@@ -55,6 +55,8 @@ def main():
         sys.exit(f"{args.csv}: not a CSV source page ({e})")
     if not found:
         sys.exit(f"{args.csv}: no kernels (is it `ncu --page source --csv --print-source sass` output?)")
+    # ncu prints some kernels' source page twice, once per view of the same profile: one copy each.
+    found = [k for i, k in enumerate(found) if i == 0 or k != found[i - 1]]
     for n, (name, ins) in enumerate(found):
         ran = [x for x in ins if x[1]]
         if not ran:
