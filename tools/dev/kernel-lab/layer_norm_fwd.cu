@@ -61,6 +61,10 @@ __device__ __forceinline__ void load_chunk(const __half* p, bool pred, float* ou
   }
 }
 
+// The forward written by hand: 4 warps, 8 elements a thread in chunks of VEC, rows 16-byte aligned
+// and N a multiple of 8 (as the lab's inputs are), so a chunk's mask is one compare and its access
+// one predicated vector instruction, as Triton's specialised code does. BARS, FAST_SQRT and
+// ELEM_MASK switch to tl's choices one at a time (the table `hands` below).
 template <int VEC, int BARS, bool FAST_SQRT, bool ELEM_MASK>
 __global__ __launch_bounds__(128) void lnf_hand(const __half* X, __half* Y, const __half* W, const __half* B, float* Mean,
                                                 float* Rstd, int stride, int N, float eps) {
