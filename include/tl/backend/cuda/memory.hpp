@@ -169,14 +169,14 @@ __device__ __forceinline__ value_of_t<EP> affine_pointer_at(const EP& ptrs, cons
 
 // The origin pointer and the strides (elements per step along each axis); true when the whole
 // block is masked in, axis Unit (the last unless told) steps by one element, every chunk of V
-// elements along it is aligned to V elements, and no wrap of the offsets (x % m) wraps inside
-// the block.
-template <class S, int V, int Unit = S::rank - 1, class EP, class EM, class P>
+// elements along it is aligned to V elements (tested here on the origin when TestOrigin, else
+// left to the caller: chunk_aligned), and no wrap of the offsets (x % m) wraps inside the block.
+template <class S, int V, int Unit = S::rank - 1, bool TestOrigin = true, class EP, class EM, class P>
 __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& origin, std::int64_t (&stride)[S::rank]) {
   using T = typename P::element_type;
   coord<S::rank> c{};
   origin = affine_pointer_at<S>(ptrs, c);
-  bool ok = reinterpret_cast<std::uintptr_t>(origin.get()) % (sizeof(T) * V) == 0;
+  bool ok = !TestOrigin || reinterpret_cast<std::uintptr_t>(origin.get()) % (sizeof(T) * V) == 0;
   TL_UNROLL
   for (int d = 0; d < S::rank; ++d) {
     stride[d] = 0;
@@ -208,6 +208,18 @@ __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& 
     }
   }
   return ok;
+}
+
+// The alignment test on a thread's first chunk instead of the origin: the same answer (the
+// thread's offset from the origin is a multiple of V elements: its chunks start at multiples of
+// V along the unit axis, the other axes' strides are multiples of V), on the address the
+// access computes anyway, so the origin's low bits need no registers and arithmetic of their own.
+// Stores test so (a matmul's epilogue ran faster); loads test the origin: tested on the thread's
+// chunk, the compiler moved loads ahead and a tf32 dot kernel lost half its programs to registers
+// (docs/performance.md, the seventh round).
+template <int V, class T>
+__device__ __forceinline__ bool chunk_aligned(const T* first_chunk) {
+  return reinterpret_cast<std::uintptr_t>(first_chunk) % (sizeof(T) * V) == 0;
 }
 
 // Element offset of thread t's slot i from the origin. The layout's flat index is the OR of a
@@ -333,8 +345,9 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
   if constexpr (affine_access_v<S, EP, EM, Q, V>) {
     P origin;
     std::int64_t stride[S::rank];
-    if (affine_setup<S, V>(ptrs, mask, origin, stride)) {
-      const int t = thread_id();
+    const int t = thread_id();
+    if (affine_setup<S, V, S::rank - 1, false>(ptrs, mask, origin, stride) &&
+        chunk_aligned<V>(origin.get() + affine_thread_offset<S, L>(stride, t))) {
       Q* o = origin.get() + affine_thread_offset<S, L>(stride, t);
       TL_UNROLL
       for (int i0 = 0; i0 < L::slots; i0 += V) {
