@@ -345,21 +345,22 @@ __device__ __forceinline__ void store(EP ptrs, EV value, EM mask, const source_l
   if constexpr (affine_access_v<S, EP, EM, Q, V>) {
     P origin;
     std::int64_t stride[S::rank];
-    const int t = thread_id();
-    if (affine_setup<S, V, S::rank - 1, false>(ptrs, mask, origin, stride) &&
-        chunk_aligned<V>(origin.get() + affine_thread_offset<S, L>(stride, t))) {
+    if (affine_setup<S, V, S::rank - 1, false>(ptrs, mask, origin, stride)) {
+      const int t = thread_id();
       Q* o = origin.get() + affine_thread_offset<S, L>(stride, t);
-      TL_UNROLL
-      for (int i0 = 0; i0 < L::slots; i0 += V) {
-        if (!L::valid(t, i0)) continue;
-        // The values a chunk at a time (evaluation.hpp: one read of an operand broadcast along the rows).
-        const auto x = operand_chunk<S, O, V>(value, L::coords(t, i0), i0);
-        vector_of<Q, V> w;
+      if (chunk_aligned<V>(o)) {
         TL_UNROLL
-        for (int k = 0; k < V; ++k) w.x[k] = convert<Q>(x.x[k]);
-        global_store<Ev>(reinterpret_cast<vector_of<Q, V>*>(o + affine_slot_offset<S, L>(stride, i0)), w);
+        for (int i0 = 0; i0 < L::slots; i0 += V) {
+          if (!L::valid(t, i0)) continue;
+          // The values a chunk at a time (evaluation.hpp: one read of an operand broadcast along the rows).
+          const auto x = operand_chunk<S, O, V>(value, L::coords(t, i0), i0);
+          vector_of<Q, V> w;
+          TL_UNROLL
+          for (int k = 0; k < V; ++k) w.x[k] = convert<Q>(x.x[k]);
+          global_store<Ev>(reinterpret_cast<vector_of<Q, V>*>(o + affine_slot_offset<S, L>(stride, i0)), w);
+        }
+        return;
       }
-      return;
     }
   }
   [[maybe_unused]] access_tracker<S, O> tracker;
