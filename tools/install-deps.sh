@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tl's build needs, if any are missing. Safe to run again.
+# libdlpack-dev: DLPack's header, for tl/runtime/dlpack.hpp (tensors of numpy, torch and other
+# libraries as tl views) and its tests.
 #   tools/install-deps.sh [--tests]
 set -euo pipefail
 
-packages=(g++ cmake ninja-build catch2 libeigen3-dev libcli11-dev libpng-dev)
+packages=(g++ cmake ninja-build catch2 libeigen3-dev libcli11-dev libpng-dev libdlpack-dev)
 # --tests: also what the test suite needs beyond the build: headless Chromium and zlib for the
 # access picture's screenshot test, gdb for the breakpoint test, python3 for the check that the
 # generated wgmma header is up to date.

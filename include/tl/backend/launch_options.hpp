@@ -52,6 +52,8 @@ struct launch_options {
   // CUDA
   int num_warps = 0;        // 0: TL_NUM_WARPS of the launching translation unit; else it must equal it
   void* stream = nullptr;   // a cudaStream_t; null: the default stream
+  int device = -1;          // the CUDA device the programs run on, for this launch (the current
+                            // one is restored after it); -1: the current device
   bool wait = true;         // wait for the kernel (and report its time); false: return at once,
                             // allowed only without device checks and without host buffers
   int programs_per_sm = 0;  // at most this many programs resident on one multiprocessor (0: as
@@ -292,6 +294,10 @@ inline void check_options(const launch_options& o) {
   if (o.num_stages < 1 || o.num_stages > 8)
     throw usage_error("tl::launch: num_stages is " + std::to_string(o.num_stages) + "; it must be 1 to 8");
   if (o.threads < 0) throw usage_error("tl::launch: threads is " + std::to_string(o.threads) + "; it must be >= 0");
+  if (o.device < -1) throw usage_error("tl::launch: device is " + std::to_string(o.device) + "; it must be >= 0, or -1 for the current device");
+  if (o.device >= 0 && o.backend != backend::cuda)
+    throw usage_error("tl::launch: device " + std::to_string(o.device) +
+                      " is a CUDA device, and the launch runs on the CPU backend; set .backend = tl::backend::cuda too");
 }
 
 inline bool sequential_from_env() {

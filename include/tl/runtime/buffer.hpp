@@ -89,6 +89,7 @@ struct view {
   tl::backend where = tl::backend::cpu;
   std::int64_t extent = 0;  // elements of the memory it lies in (what a checked pointer may reach)
   const char* name = nullptr;
+  int device = -1;  // the CUDA device its memory is on (where == cuda); -1: not known (the current one)
 
   std::int64_t stride(int axis) const { return strides[std::size_t(axis)]; }
   std::int64_t size(int axis) const { return shape.size[std::size_t(axis)]; }

@@ -171,4 +171,53 @@ void check_shape(const M& m, const extents& expected, const char* name = nullptr
                       "; the launch needs " + expected.str());
 }
 
+namespace check_detail {
+struct place {
+  tl::backend where = tl::backend::cpu;
+  int device = -1;
+  std::string label;
+  bool set = false;
+};
+template <class T>
+void agree(place& p, const tl::view<T>& v, int index) {
+  const std::string label = tensor_label(index, v.name);
+  if (!p.set) {
+    p = {v.where, v.device, label, true};
+    return;
+  }
+  auto memory = [](tl::backend b) { return b == tl::backend::cuda ? "GPU memory" : "host memory"; };
+  if (v.where != p.where)
+    throw usage_error("tl::options_for: " + label + " is in " + memory(v.where) + " and " + p.label + " in " +
+                      memory(p.where) + ": one launch runs on one backend");
+  if (v.device >= 0 && p.device >= 0 && v.device != p.device)
+    throw usage_error("tl::options_for: " + label + " is on CUDA device " + std::to_string(v.device) + " and " +
+                      p.label + " on device " + std::to_string(p.device) + ": one launch runs on one device");
+  if (p.device < 0) p.device = v.device;
+}
+template <class T>
+void agree(place& p, const buffer<T>& b, int index) {
+  agree(p, b.view_of(), index);
+}
+}  // namespace check_detail
+
+// The launch options that run a kernel where its tensors (tl::view, tl::buffer) are: the CUDA
+// backend, on their device, when they are in GPU memory; the CPU backend when in host memory.
+// Throws tl::usage_error when they disagree (a host and a GPU tensor, two devices). The first
+// form keeps the other options of `base` (a stream, the warps).
+//   tl::launch<k>(grid, tl::options_for(x, y), x, y, n);
+template <class... Tensors>
+launch_options options_for(launch_options base, const Tensors&... tensors) {
+  check_detail::place p;
+  int index = 0;
+  (check_detail::agree(p, tensors, index++), ...);
+  base.backend = p.where;
+  base.device = p.where == tl::backend::cuda ? p.device : -1;
+  return base;
+}
+template <class First, class... Tensors>
+  requires(!std::is_same_v<First, launch_options>)
+launch_options options_for(const First& first, const Tensors&... tensors) {
+  return options_for(launch_options{}, first, tensors...);
+}
+
 }  // namespace tl

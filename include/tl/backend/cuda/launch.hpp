@@ -445,6 +445,33 @@ inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFun
 }
 }  // namespace TL_LAUNCH_ABI
 
+// Makes `device` current for a launch and the previous device current again after it (-1: no
+// change), as a tensor's device decides where a framework runs its kernels.
+class device_guard {
+ public:
+  explicit device_guard(int device) {
+    if (device < 0) return;
+    TL_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (previous_ == device) return;
+    int count = 0;
+    TL_CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (device >= count)
+      throw usage_error("tl::launch: device " + std::to_string(device) + " asked for; this machine has " +
+                        std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s"));
+    TL_CUDA_CHECK(cudaSetDevice(device));
+    switched_ = true;
+  }
+  device_guard(const device_guard&) = delete;
+  device_guard& operator=(const device_guard&) = delete;
+  ~device_guard() {
+    if (switched_) cudaSetDevice(previous_);  // not checked: a destructor must not throw
+  }
+
+ private:
+  int previous_ = 0;
+  bool switched_ = false;
+};
+
 // The multiprocessors of the current device.
 inline int multiprocessors() {
   int dev = 0, n = 0;
@@ -471,6 +498,7 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   if (options.trace)
     throw usage_error("tl::launch: a trace of every access is recorded by the CPU backend only; launch with "
                       "tl::backend::cpu to draw the accesses");
+  const device_guard on_device(options.device);
   auto stream = static_cast<cudaStream_t>(options.stream);
   if (!options.wait) {  // refused before anything is copied or run
     const bool host_args = std::apply([](const auto&... p) { return (in_host_memory(p) || ...); }, bound_in);
