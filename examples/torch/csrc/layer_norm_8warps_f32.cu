@@ -1,0 +1,5 @@
+// Tutorial 05's layer norm, float rows of 1025 to 16384 columns, 8 warps a program.
+#define TL_NUM_WARPS 8
+#include "layer_norm.cuh"
+
+TL_TORCH_LAYER_NORM(float)
