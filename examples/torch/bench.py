@@ -15,12 +15,15 @@ import importlib.util
 import math
 import os
 
+import sys
+
 import torch
 import triton
 
-import tl_torch
-
 here = os.path.dirname(os.path.abspath(__file__))
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != here]  # the installed tl_torch, not ./tl_torch
+import tl_torch  # noqa: E402
+
 spec = importlib.util.spec_from_file_location("tvt", os.path.join(here, "../../tools/bench/tutorials/tutorials_vs_triton.py"))
 tvt = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tvt)

@@ -2,14 +2,15 @@
 // for CPU tensors (tl's CPU backend, every access checked) and CUDA tensors (the CUDA backend, on
 // the tensor's device and PyTorch's current stream). Each op checks its tensors, takes a
 // .contiguous() copy where its kernel needs unit steps the tensor does not have, allocates its
-// outputs with torch, and launches through tl views. Errors are tl::usage_error: a Python
-// RuntimeError carrying tl's text. tl_torch/__init__.py adds the fake (meta) implementations
+// outputs with torch, and launches through tl views. Refusals reach Python as ValueError with
+// tl's text, other failures as RuntimeError. tl_torch/__init__.py adds the fake (meta) implementations
 // and layer norm's autograd.
 #include <Python.h>
 
 #include <ATen/ATen.h>
 #include <torch/library.h>
 
+#include <stdexcept>
 #include <string>
 
 #include <tl/runtime/torch.hpp>
@@ -219,6 +220,26 @@ at::Tensor attention(const at::Tensor& q_in, const at::Tensor& k_in, const at::T
   return out;
 }
 
+// tl's refusals (tl::usage_error, a std::invalid_argument) reach Python as ValueError, anything
+// else (a tl::launch_error's report, a CUDA error) as RuntimeError, whatever the torch version's
+// own translation of C++ exceptions.
+template <auto Op>
+struct guarded;
+template <class R, class... A, R (*Op)(A...)>
+struct guarded<Op> {
+  static R call(A... args) {
+    try {
+      return Op(args...);
+    } catch (const std::invalid_argument& e) {
+      TORCH_CHECK_VALUE(false, e.what());
+    } catch (const c10::Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      TORCH_CHECK(false, e.what());
+    }
+  }
+};
+
 }  // namespace
 
 TORCH_LIBRARY(tl_torch, m) {
@@ -231,18 +252,18 @@ TORCH_LIBRARY(tl_torch, m) {
 
 // One implementation for both devices: the tensors' place picks tl's backend.
 TORCH_LIBRARY_IMPL(tl_torch, CPU, m) {
-  m.impl("softmax", &softmax);
-  m.impl("layer_norm_fwd", &layer_norm_fwd);
-  m.impl("layer_norm_bwd", &layer_norm_bwd);
-  m.impl("matmul", &matmul);
-  m.impl("attention", &attention);
+  m.impl("softmax", &guarded<&softmax>::call);
+  m.impl("layer_norm_fwd", &guarded<&layer_norm_fwd>::call);
+  m.impl("layer_norm_bwd", &guarded<&layer_norm_bwd>::call);
+  m.impl("matmul", &guarded<&matmul>::call);
+  m.impl("attention", &guarded<&attention>::call);
 }
 TORCH_LIBRARY_IMPL(tl_torch, CUDA, m) {
-  m.impl("softmax", &softmax);
-  m.impl("layer_norm_fwd", &layer_norm_fwd);
-  m.impl("layer_norm_bwd", &layer_norm_bwd);
-  m.impl("matmul", &matmul);
-  m.impl("attention", &attention);
+  m.impl("softmax", &guarded<&softmax>::call);
+  m.impl("layer_norm_fwd", &guarded<&layer_norm_fwd>::call);
+  m.impl("layer_norm_bwd", &guarded<&layer_norm_bwd>::call);
+  m.impl("matmul", &guarded<&matmul>::call);
+  m.impl("attention", &guarded<&attention>::call);
 }
 
 // A Python module with nothing in it: importing it runs the registrations above.

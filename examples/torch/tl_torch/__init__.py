@@ -10,7 +10,7 @@ Each is a torch operator (torch.ops.tl_torch.*) with a fake implementation, so t
 traces through it (fullgraph=True), and layer norm has autograd (its backward is tutorial 05's
 backward kernels). CUDA tensors run on tl's CUDA backend, on their device and PyTorch's current
 stream; CPU tensors on tl's CPU backend, with every access checked. Inputs with strides a kernel
-cannot take are copied (.contiguous()); wrong shapes, dtypes and devices raise RuntimeError
+cannot take are copied (.contiguous()); wrong shapes, dtypes and devices raise ValueError
 with tl's message.
 """
 import math

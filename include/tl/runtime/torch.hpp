@@ -8,10 +8,9 @@
 //
 // CPU tensors run on the CPU backend (every access checked), CUDA tensors on the CUDA backend on
 // their device and on PyTorch's current stream of that device, so that the kernel is ordered
-// with the torch ops around it. Refusals throw tl::usage_error (a Python RuntimeError with its
-// text, when the launch runs inside a torch op): an element type other than T, a device other
-// than CPU or CUDA, an undefined tensor, more than 3 axes for a view (tl::ptr_from_torch takes
-// any). A view keeps the tensor's strides: a kernel that assumes contiguity checks it
+// with the torch ops around it. Refusals throw tl::usage_error (examples/torch's operators turn
+// it into a Python ValueError with its text): an element type other than T, a device other than
+// CPU or CUDA, an undefined tensor, more than 3 axes for a view (tl::ptr_from_torch takes any). A view keeps the tensor's strides: a kernel that assumes contiguity checks it
 // (tl::check_tensors_ready) or is given a .contiguous() copy.
 //
 // Needs PyTorch's C++ headers (torch.utils.cpp_extension, or CMake's find_package(Torch)); not
