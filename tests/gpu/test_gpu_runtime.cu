@@ -55,6 +55,34 @@ TEST_CASE("buffer in GPU memory: shapes, copies, views, and the checks", "[gpu][
   CHECK_THROWS_WITH(tl::check_tensors_ready(tl::backend::cuda, host), Catch::Contains("is in host memory"));
 }
 
+TEST_CASE("a view's device and tl::options_for run the launch where its memory is", "[gpu][runtime]") {
+  int devices = 0, current = 0;
+  REQUIRE(cudaGetDeviceCount(&devices) == cudaSuccess);
+  REQUIRE(cudaGetDevice(&current) == cudaSuccess);
+  const int n = 1000;
+  std::vector<float> host(n);
+  for (int i = 0; i < n; ++i) host[std::size_t(i)] = float(i) * 0.5f;
+  tl::buffer<float> x(host, {n}, tl::backend::cuda, "x");
+  tl::buffer<float> z = x.full_like(-1.0f, "z");  // poisoned
+  tl::view<float> xv = x.view_of(), zv = z.view_of();
+  xv.device = zv.device = current;  // as tl::from_dlpack and tl::from_torch set it
+  const tl::launch_options o = tl::options_for(xv, zv);
+  CHECK(o.backend == tl::backend::cuda);
+  CHECK(o.device == current);
+  tl::launch<busy_copy<256, 0>>(tl::grid(tl::cdiv(n, 256)), o, xv, zv, n);
+  CHECK(z.to_host() == host);
+  int after = -1;
+  REQUIRE(cudaGetDevice(&after) == cudaSuccess);
+  CHECK(after == current);  // the launch gives the current device back
+  tl::launch_options missing = o;
+  missing.device = devices;  // one past the last
+  CHECK_THROWS_WITH((tl::launch<busy_copy<256, 0>>(tl::grid(1), missing, x, z, n)),
+                    Catch::Contains("device " + std::to_string(devices) + " asked for; this machine has"));
+  tl::view<float> other = zv;
+  other.device = current + 1;
+  CHECK_THROWS_WITH(tl::options_for(xv, other), Catch::Contains("one launch runs on one device"));
+}
+
 TEST_CASE("do_bench times a kernel with CUDA events; the autotuner picks the fast CUDA config", "[gpu][runtime]") {
   const int n = 1 << 22;
   const tl::buffer<float> x(random_values<float>(std::size_t(n), -1, 1), tl::backend::cuda, "x");
