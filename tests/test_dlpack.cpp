@@ -163,7 +163,7 @@ TEST_CASE("dlpack: shapes, scalars and pointers of any rank", "[dlpack]") {
   SECTION("four axes: a pointer, not a view") {
     tensor t(m.data(), dl(2, 32), {2, 3, 4, 5}, {60, 20, 5, 1}, 0);
     CHECK_THROWS_WITH(tl::from_dlpack<float>(t.t, "q"),
-                      Catch::Contains("has 4 axes (2 x 3 x 4 x 5); a tl::view has 1 to 3") &&
+                      Catch::Contains("has 4 axes (2 x 3 x 4 x 5); a tl::view takes 0 to 3") &&
                           Catch::Contains("tl::ptr_from_dlpack"));
     const tl::ptr<float> p = tl::ptr_from_dlpack<float>(t.t, "q");
     CHECK(p.base == m.data());
@@ -217,6 +217,17 @@ TEST_CASE("dlpack: refusals name the tensor and what to do", "[dlpack]") {
                       Catch::Contains("(data + byte_offset 2) that is not a multiple of 4 bytes"));
     tensor bytes(m.data(), dl(1, 8), {4}, {}, 3);  // one-byte elements: any start
     CHECK(tl::from_dlpack<std::uint8_t>(bytes.t, "b").data == reinterpret_cast<std::uint8_t*>(m.data()) + 3);
+  }
+  SECTION("axes without a shape") {
+    tensor t(m.data(), dl(2, 32), {4});
+    t.t.shape = nullptr;
+    CHECK_THROWS_WITH(tl::from_dlpack<float>(t.t, "x"), Catch::Contains("has 1 axes and no shape (a null shape pointer)"));
+  }
+  SECTION("an empty tensor without memory, at an offset") {
+    tensor t(nullptr, dl(2, 32), {0, 4}, {}, 64);
+    const auto v = tl::from_dlpack<float>(t.t, "e");
+    CHECK(v.data == nullptr);
+    CHECK(v.extent == 0);
   }
   SECTION("null managed tensors") {
     CHECK_THROWS_WITH(tl::from_dlpack<float>(static_cast<const DLManagedTensor*>(nullptr), "x"),
@@ -309,6 +320,15 @@ TEST_CASE("dlpack: the launch options a tensor's place gives, and accesses check
                     "tl::options_for: tensor #1 ('g1') is in GPU memory and tensor #0 ('h') in host memory: one "
                     "launch runs on one backend");
   CHECK_THROWS_WITH(tl::options_for(g0, u), Catch::Contains("tensor #1 ('u') is on CUDA device 1 and tensor #0 ('g0') on device 0"));
+  // The device comes from the first view that has one; a later mismatch names that view.
+  tl::view<float> somewhere = g1;
+  somewhere.device = -1;
+  somewhere.name = "s";
+  CHECK_THROWS_WITH(tl::options_for(somewhere, g1, g0),
+                    Catch::Contains("tensor #2 ('g0') is on CUDA device 0 and tensor #1 ('g1') on device 1"));
+  // A device the caller chose stands where no view names one.
+  CHECK(tl::options_for(tl::launch_options{.device = 2}, somewhere).device == 2);
+  CHECK(tl::options_for(tl::launch_options{.device = 2}, g1).device == 1);
   CHECK_THROWS_WITH(tl::check_tensors_ready(tl::backend::cpu, h, g1), Catch::Contains("is in GPU memory"));
 
   // A launch option naming a CUDA device runs on the CUDA backend only.

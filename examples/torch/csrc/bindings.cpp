@@ -59,7 +59,9 @@ at::Tensor softmax(const at::Tensor& x_in) {
   if (x_in.dim() != 2) refuse("softmax", "x is " + sizes_text(x_in) + "; it takes a matrix (softmax along each row)");
   if (x_in.size(1) > 16384) refuse("softmax", "rows of " + std::to_string(x_in.size(1)) + " columns; at most 16384");
   const at::Tensor x = rows_of("softmax", x_in, "x");
+  check_int32("softmax", x, "x");
   at::Tensor y = at::empty(x.sizes(), x.options());
+  check_int32("softmax", y, "y");
   if (x.numel() == 0) return y;
   const auto xv = tl::from_torch<const float>(x, "x");
   const auto yv = tl::from_torch<float>(y, "y");
@@ -88,6 +90,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_fwd_as(const at::Tenso
 void check_layer_norm(const char* op, const at::Tensor& x, const at::Tensor& w, const char* what) {
   if (x.dim() < 1) refuse(op, "x is a scalar; layer norm normalises its last axis");
   const std::int64_t n = x.size(-1);
+  if (n == 0) refuse(op, "x's last axis is empty; layer norm normalises over it");
   if (n > 16384) refuse(op, "rows of " + std::to_string(n) + " columns; at most 16384");
   if (w.dim() != 1 || w.size(0) != n)
     refuse(op, std::string(what) + " is " + sizes_text(w) + "; x's last axis has " + std::to_string(n) + " elements");
@@ -101,8 +104,8 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_fwd(const at::Tensor& 
                                                               const at::Tensor& b_in, double eps) {
   check_layer_norm("layer_norm", x_in, w_in, "weight");
   check_layer_norm("layer_norm", x_in, b_in, "bias");
-  check_int32("layer_norm", x_in, "x");
   const at::Tensor x = x_in.reshape({-1, x_in.size(-1)}).contiguous();  // one row stride for x and y
+  check_int32("layer_norm", x, "x");
   const at::Tensor w = w_in.contiguous(), b = b_in.contiguous();
   std::tuple<at::Tensor, at::Tensor, at::Tensor> r;
   switch (x.scalar_type()) {
@@ -149,6 +152,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_bwd(const at::Tensor& 
     refuse("layer_norm_backward", "dy is " + sizes_text(dy_in) + " and x " + sizes_text(x_in));
   const at::Tensor x = x_in.reshape({-1, x_in.size(-1)}).contiguous();
   const at::Tensor dy = dy_in.to(x.scalar_type()).reshape({-1, x_in.size(-1)}).contiguous();
+  check_int32("layer_norm_backward", x, "x");
   const at::Tensor w = w_in.contiguous(), mean = mean_in.contiguous(), rstd = rstd_in.contiguous();
   if (mean.numel() != x.size(0) || rstd.numel() != x.size(0))
     refuse("layer_norm_backward", "mean and rstd hold " + std::to_string(mean.numel()) + " and " +
@@ -188,6 +192,9 @@ at::Tensor matmul(const at::Tensor& a, const at::Tensor& b, c10::string_view act
   check_same_device("matmul", a, b, "a", "b");
   check_int32("matmul", a, "a");
   check_int32("matmul", b, "b");
+  for (const std::int64_t size : {a.size(0), a.size(1), b.size(1)})
+    if (size >= (1LL << 31)) refuse("matmul", "a is " + sizes_text(a) + " and b " + sizes_text(b) + "; sizes under 2^31");
+  if (a.size(0) * b.size(1) >= (1LL << 31)) refuse("matmul", "c would hold 2^31 elements or more; the kernel's offsets are 32-bit");
   switch (a.scalar_type()) {  // any strides: the kernel takes them
     case at::kHalf: return matmul_as<tl::fp16>(a, b, act == "leaky_relu");
     case at::kBFloat16: return matmul_as<tl::bf16>(a, b, act == "leaky_relu");
@@ -204,8 +211,8 @@ at::Tensor attention(const at::Tensor& q_in, const at::Tensor& k_in, const at::T
   if (n_ctx % 64 != 0) refuse("attention", std::to_string(n_ctx) + " tokens; it takes a multiple of 64");
   check_same_device("attention", q_in, k_in, "q", "k");
   check_same_device("attention", q_in, v_in, "q", "v");
-  check_int32("attention", q_in, "q");
   const at::Tensor q = q_in.contiguous(), k = k_in.contiguous(), v = v_in.contiguous();  // the kernel's layout
+  check_int32("attention", q, "q");
   at::Tensor out = at::empty(q.sizes(), q.options());
   at::Tensor m = at::empty({Z, H, n_ctx}, q.options().dtype(at::kFloat));
   if (out.numel() == 0) return out;

@@ -126,6 +126,8 @@ def test_layer_norm_refusals():
         tl_torch.layer_norm(x, (8, ), torch.rand(8).half(), torch.rand(8))
     with pytest.raises(ValueError, match=r"x is Double; it takes float16, bfloat16 or float32"):
         tl_torch.layer_norm(x.double(), (8, ), torch.rand(8).double(), torch.rand(8).double())
+    with pytest.raises(ValueError, match=r"x's last axis is empty"):
+        tl_torch.layer_norm(torch.randn(4, 0), (0, ), torch.rand(0), torch.rand(0))
     with pytest.raises(ValueError, match=r"normalises the last axis only"):
         tl_torch.layer_norm(x, (4, 8), torch.rand(8), torch.rand(8))
     if torch.cuda.is_available():

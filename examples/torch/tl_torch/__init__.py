@@ -58,7 +58,7 @@ def _softmax_fake(x):
 
 @torch.library.register_fake("tl_torch::layer_norm_fwd")
 def _layer_norm_fwd_fake(x, weight, bias, eps):
-    rows = x.numel() // x.shape[-1] if x.shape[-1] else 0
+    rows = math.prod(x.shape[:-1])
     return (x.new_empty(x.shape), x.new_empty((rows, ), dtype=torch.float32),
             x.new_empty((rows, ), dtype=torch.float32))
 

@@ -178,21 +178,37 @@ struct place {
   std::string label;
   bool set = false;
 };
+// A CUDA view's device: its own, else (a tl::buffer's, -1) the current device where this
+// translation unit can ask the runtime (nvcc), else -1 (not compared).
+template <class T>
+int device_of(const tl::view<T>& v) {
+  if (v.where != tl::backend::cuda || v.device >= 0) return v.device;
+#if defined(__CUDACC__)
+  int d = 0;
+  if (cudaGetDevice(&d) == cudaSuccess) return d;
+  (void)cudaGetLastError();
+#endif
+  return -1;
+}
 template <class T>
 void agree(place& p, const tl::view<T>& v, int index) {
   const std::string label = tensor_label(index, v.name);
+  const int device = device_of(v);
   if (!p.set) {
-    p = {v.where, v.device, label, true};
+    p = {v.where, device, label, true};
     return;
   }
   auto memory = [](tl::backend b) { return b == tl::backend::cuda ? "GPU memory" : "host memory"; };
   if (v.where != p.where)
     throw usage_error("tl::options_for: " + label + " is in " + memory(v.where) + " and " + p.label + " in " +
                       memory(p.where) + ": one launch runs on one backend");
-  if (v.device >= 0 && p.device >= 0 && v.device != p.device)
-    throw usage_error("tl::options_for: " + label + " is on CUDA device " + std::to_string(v.device) + " and " +
+  if (device >= 0 && p.device >= 0 && device != p.device)
+    throw usage_error("tl::options_for: " + label + " is on CUDA device " + std::to_string(device) + " and " +
                       p.label + " on device " + std::to_string(p.device) + ": one launch runs on one device");
-  if (p.device < 0) p.device = v.device;
+  if (p.device < 0 && device >= 0) {
+    p.device = device;
+    p.label = label;  // the tensor that named the device, for a later mismatch's message
+  }
 }
 template <class T>
 void agree(place& p, const buffer<T>& b, int index) {
@@ -211,7 +227,8 @@ launch_options options_for(launch_options base, const Tensors&... tensors) {
   int index = 0;
   (check_detail::agree(p, tensors, index++), ...);
   base.backend = p.where;
-  base.device = p.where == tl::backend::cuda ? p.device : -1;
+  if (p.where == tl::backend::cpu) base.device = -1;
+  else if (p.device >= 0) base.device = p.device;  // else the caller's choice (base.device) stands
   return base;
 }
 template <class First, class... Tensors>

@@ -136,6 +136,7 @@ T* checked_start(const DLTensor& t, const char* name, bool read_only) {
   if (dev != device_cpu && dev != device_cuda && dev != device_cuda_host && dev != device_cuda_managed)
     refuse(name, "is in " + device_text(dev) + " memory; tl's backends read CPU and CUDA memory");
   if (t.ndim < 0) refuse(name, "has " + std::to_string(t.ndim) + " axes");
+  if (t.ndim > 0 && !t.shape) refuse(name, "has " + std::to_string(t.ndim) + " axes and no shape (a null shape pointer)");
   for (int a = 0; a < t.ndim; ++a) {
     if (t.shape[a] < 0) refuse(name, "has size " + std::to_string(t.shape[a]) + " on axis " + std::to_string(a));
     if (t.strides && t.strides[a] < 0 && t.shape[a] > 1)
@@ -144,10 +145,13 @@ T* checked_start(const DLTensor& t, const char* name, bool read_only) {
   }
   if (read_only && !std::is_const_v<T>)
     refuse(name, "is read-only (its producer's DLPack flag); take it as a view of const elements");
-  auto* start = static_cast<char*>(t.data) + t.byte_offset;
   std::int64_t numel = 1;
   for (int a = 0; a < t.ndim; ++a) numel *= t.shape[a];
-  if (!t.data && numel > 0) refuse(name, "has no memory (a null data pointer) and " + std::to_string(numel) + " elements");
+  if (!t.data) {
+    if (numel > 0) refuse(name, "has no memory (a null data pointer) and " + std::to_string(numel) + " elements");
+    return nullptr;  // an empty tensor: nothing to point at
+  }
+  auto* start = static_cast<char*>(t.data) + t.byte_offset;
   if (reinterpret_cast<std::uintptr_t>(start) % alignof(T) != 0)
     refuse(name, "starts at an address (data + byte_offset " + std::to_string(t.byte_offset) +
                      ") that is not a multiple of " + std::to_string(alignof(T)) + " bytes, its element type's alignment");
@@ -187,7 +191,7 @@ view<T> from_dlpack(const DLTensor& t, const char* name = nullptr, bool read_onl
   T* start = dlpack_detail::checked_start<T>(t, name, read_only);
   if (t.ndim > 3)
     dlpack_detail::refuse(name, "has " + std::to_string(t.ndim) + " axes (" + dlpack_detail::shape_text(t) +
-                                    "); a tl::view has 1 to 3: merge axes first, or take a tl::ptr with tl::ptr_from_dlpack");
+                                    "); a tl::view takes 0 to 3: merge axes first, or take a tl::ptr with tl::ptr_from_dlpack");
   view<T> v;
   v.data = start;
   v.name = name;

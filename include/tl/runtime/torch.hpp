@@ -20,7 +20,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#if !defined(TL_TORCH_CUDA) && __has_include(<c10/cuda/CUDAStream.h>)
+#if !defined(TL_TORCH_CUDA) && __has_include(<c10/cuda/CUDAStream.h>) && __has_include(<cuda_runtime_api.h>)
 #define TL_TORCH_CUDA 1
 #endif
 #if TL_TORCH_CUDA
@@ -82,6 +82,8 @@ T* checked_start(const at::Tensor& t, const char* name) {
   constexpr c10::ScalarType want = scalar_type_of<T>();
   static_assert(want != c10::ScalarType::Undefined, "tl::from_torch: this element type has no torch dtype");
   if (!t.defined()) refuse(name, "is undefined (an empty at::Tensor)");
+  if (t.layout() != c10::kStrided)
+    refuse(name, "has layout " + std::string(c10::toString(t.layout())) + "; tl takes dense (strided) tensors: .to_dense()");
   if (t.scalar_type() != want)
     refuse(name, "is " + dtype_text(t.scalar_type()) + "; the view asked for holds " + dtype_text(want) +
                      " (convert it with .to(" + dtype_text(want) + "))");
@@ -111,8 +113,8 @@ template <class T>
 view<T> from_torch(const at::Tensor& t, const char* name = nullptr) {
   T* start = torch_detail::checked_start<T>(t, name);
   if (t.dim() > 3)
-    torch_detail::refuse(name, "has " + std::to_string(t.dim()) + " axes; a tl::view has 1 to 3: reshape it, or take a "
-                                                                   "tl::ptr with tl::ptr_from_torch");
+    torch_detail::refuse(name, "has " + std::to_string(t.dim()) +
+                                   " axes; a tl::view takes 0 to 3: reshape it, or take a tl::ptr with tl::ptr_from_torch");
   view<T> v;
   v.data = start;
   v.name = name;
