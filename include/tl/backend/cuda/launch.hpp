@@ -539,8 +539,11 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   const dim3 blocks(unsigned(g.x), unsigned(g.y), unsigned(g.z));
   auto kernel = std::apply([](const auto&... p) { return &entry<Kernel, TL_NUM_WARPS, TL_MIN_PROGRAMS_PER_SM, checks, std::remove_cvref_t<decltype(p)>...>; },
                            bound);
-  // The kernel's attributes, multiprocessors and shared memory settings are a device's own: kept
-  // per device (a launch's `device` option, or the caller's cudaSetDevice, picks it).
+  // The kernel's attributes, the multiprocessors and the dynamic shared memory plans are a
+  // device's own: kept per device (a launch's `device` option, or the caller's cudaSetDevice,
+  // picks it). Dynamic shared memory: the dots' arena, and a programs_per_sm reservation or a
+  // dot's operand ring, worked out once per kernel for each choice (reservation, persistent
+  // grid, buffers) and device. One lock a launch for both.
   int device = 0;
   check_call(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__, context);
   struct device_facts {
@@ -548,37 +551,28 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
     cudaFuncAttributes attributes;
     int sms;
   };
-  static cpu::host_mutex facts_mutex;
+  static cpu::host_mutex m;
   static std::vector<device_facts> facts_by_device;
-  device_facts facts{};
+  static std::vector<std::pair<std::array<int, 4>, dynamic_plan>> plans;
+  const void* kernel_address = reinterpret_cast<const void*>(kernel);
+  // The cp.async ring uses two buffers; the copy engine's (TL_DESCRIPTOR_TMA) up to num_stages.
+  const int ring = TL_DESCRIPTOR_TMA ? std::max(2, options.num_stages) : 2;
+  const int wanted = options.programs_per_sm > 0 || options.num_stages >= 2 ? ring : 0;
+  cudaFuncAttributes attributes{};
+  dynamic_plan dyn;
   {
-    cpu::host_lock lock(facts_mutex);
+    cpu::host_lock lock(m);
     auto f = std::find_if(facts_by_device.begin(), facts_by_device.end(), [&](const auto& e) { return e.device == device; });
     if (f == facts_by_device.end()) {
       device_facts fresh{device, {}, multiprocessors()};
-      check_call(cudaFuncGetAttributes(&fresh.attributes, reinterpret_cast<const void*>(kernel)), "cudaFuncGetAttributes",
-                 __FILE__, __LINE__, context);
+      check_call(cudaFuncGetAttributes(&fresh.attributes, kernel_address), "cudaFuncGetAttributes", __FILE__, __LINE__,
+                 context);
       facts_by_device.push_back(fresh);
       f = facts_by_device.end() - 1;
     }
-    facts = *f;
-  }
-  const cudaFuncAttributes& attributes = facts.attributes;
-  r.registers = attributes.numRegs;
-  r.local_bytes = std::int64_t(attributes.localSizeBytes);
-  // Dynamic shared memory: the dots' arena, and a programs_per_sm reservation or a dot's operand
-  // ring. Worked out once per kernel for each choice (reservation, persistent grid, buffers) and device.
-  dynamic_plan dyn;
-  {
-    const void* kernel_address = reinterpret_cast<const void*>(kernel);
-    // The cp.async ring uses two buffers; the copy engine's (TL_DESCRIPTOR_TMA) up to num_stages.
-    const int ring = TL_DESCRIPTOR_TMA ? std::max(2, options.num_stages) : 2;
-    const int wanted = options.programs_per_sm > 0 || options.num_stages >= 2 ? ring : 0;
-    static cpu::host_mutex m;
-    static std::vector<std::pair<std::array<int, 4>, dynamic_plan>> plans;
-    const bool persistent = options.programs_per_sm == 0 && std::int64_t(g.x) * g.y * g.z <= facts.sms;
+    attributes = f->attributes;
+    const bool persistent = options.programs_per_sm == 0 && std::int64_t(g.x) * g.y * g.z <= f->sms;
     const std::array<int, 4> key{options.programs_per_sm, persistent ? 1 : 0, std::min(wanted, max_ring_buffers), device};
-    cpu::host_lock lock(m);
     auto found = std::find_if(plans.begin(), plans.end(), [&](const auto& e) { return e.first == key; });
     if (found == plans.end()) {
       const int programs = options.programs_per_sm > 0 ? options.programs_per_sm : persistent ? 1 : 0;
@@ -588,6 +582,8 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
     }
     dyn = found->second;
   }
+  r.registers = attributes.numRegs;
+  r.local_bytes = std::int64_t(attributes.localSizeBytes);
   const int dynamic = dyn.bytes;
   r.dynamic_shared_bytes = dynamic;
   context.dynamic_shared = dynamic;
