@@ -158,7 +158,7 @@ T* checked_start(const DLTensor& t, const char* name, bool read_only) {
   return reinterpret_cast<T*>(start);
 }
 
-// Elements from the first to one past the farthest (0 for an empty tensor).
+// Elements from the first to one past the farthest (0 for an empty tensor, 1 for a scalar).
 inline std::int64_t reach(const DLTensor& t) {
   std::int64_t last = 0, step = 1;
   for (int a = t.ndim - 1; a >= 0; --a) {
@@ -180,6 +180,18 @@ inline bool read_only(const dlpack_versioned_tensor* m, const char* name) {
     refuse(name, "is a DLPack " + std::to_string(m->version.major) + "." + std::to_string(m->version.minor) +
                      " tensor; tl reads DLPack 1.x (ask the producer for max_version=(1, 0))");
   return (m->flags & flag_read_only) != 0;
+}
+
+// A managed tensor's DLTensor, and whether its producer marked it read-only (the versioned form).
+inline const DLTensor& unwrap(const DLManagedTensor* m, const char* name, bool& read_only_flag) {
+  if (!m) refuse(name, "is a null DLManagedTensor pointer");
+  read_only_flag = false;
+  return m->dl_tensor;
+}
+inline const DLTensor& unwrap(const dlpack_versioned_tensor* m, const char* name, bool& read_only_flag) {
+  if (!m) refuse(name, "is a null DLManagedTensorVersioned pointer");
+  read_only_flag = read_only(m, name);
+  return m->dl_tensor;
 }
 
 }  // namespace dlpack_detail
@@ -205,18 +217,16 @@ view<T> from_dlpack(const DLTensor& t, const char* name = nullptr, bool read_onl
     step *= t.shape[a];
   }
   if (t.ndim == 0) v.shape.size[0] = 1;
-  v.extent = t.ndim == 0 ? 1 : dlpack_detail::reach(t);
+  v.extent = dlpack_detail::reach(t);
   return v;
 }
-template <class T>
-view<T> from_dlpack(const DLManagedTensor* m, const char* name = nullptr) {
-  if (!m) dlpack_detail::refuse(name, "is a null DLManagedTensor pointer");
-  return from_dlpack<T>(m->dl_tensor, name);
-}
-template <class T>
-view<T> from_dlpack(const dlpack_versioned_tensor* m, const char* name = nullptr) {
-  if (!m) dlpack_detail::refuse(name, "is a null DLManagedTensorVersioned pointer");
-  return from_dlpack<T>(m->dl_tensor, name, dlpack_detail::read_only(m, name));
+// Either managed form: its tensor, after the form's own checks.
+template <class T, class M>
+  requires(std::is_same_v<M, DLManagedTensor> || std::is_same_v<M, dlpack_versioned_tensor>)
+view<T> from_dlpack(const M* m, const char* name = nullptr) {
+  bool read_only = false;
+  const DLTensor& t = dlpack_detail::unwrap(m, name, read_only);
+  return from_dlpack<T>(t, name, read_only);
 }
 
 // A checked pointer to a DLPack tensor of any number of axes: its first element, and as many
@@ -224,17 +234,14 @@ view<T> from_dlpack(const dlpack_versioned_tensor* m, const char* name = nullptr
 template <class T>
 ptr<T> ptr_from_dlpack(const DLTensor& t, const char* name = nullptr, bool read_only = false) {
   T* start = dlpack_detail::checked_start<T>(t, name, read_only);
-  return ptr<T>(start, t.ndim == 0 ? 1 : dlpack_detail::reach(t), name);
+  return ptr<T>(start, dlpack_detail::reach(t), name);
 }
-template <class T>
-ptr<T> ptr_from_dlpack(const DLManagedTensor* m, const char* name = nullptr) {
-  if (!m) dlpack_detail::refuse(name, "is a null DLManagedTensor pointer");
-  return ptr_from_dlpack<T>(m->dl_tensor, name);
-}
-template <class T>
-ptr<T> ptr_from_dlpack(const dlpack_versioned_tensor* m, const char* name = nullptr) {
-  if (!m) dlpack_detail::refuse(name, "is a null DLManagedTensorVersioned pointer");
-  return ptr_from_dlpack<T>(m->dl_tensor, name, dlpack_detail::read_only(m, name));
+template <class T, class M>
+  requires(std::is_same_v<M, DLManagedTensor> || std::is_same_v<M, dlpack_versioned_tensor>)
+ptr<T> ptr_from_dlpack(const M* m, const char* name = nullptr) {
+  bool read_only = false;
+  const DLTensor& t = dlpack_detail::unwrap(m, name, read_only);
+  return ptr_from_dlpack<T>(t, name, read_only);
 }
 
 // Owns a DLPack tensor taken from its producer: calls its deleter once, when destroyed (the

@@ -97,7 +97,7 @@ T* checked_start(const at::Tensor& t, const char* name) {
   return start;
 }
 
-// Elements from the first to one past the farthest (0 for an empty tensor).
+// Elements from the first to one past the farthest (0 for an empty tensor, 1 for a scalar).
 inline std::int64_t reach(const at::Tensor& t) {
   if (t.numel() == 0) return 0;
   std::int64_t last = 0;
@@ -125,7 +125,7 @@ view<T> from_torch(const at::Tensor& t, const char* name = nullptr) {
     v.shape.size[std::size_t(a)] = t.size(a);
     v.strides[std::size_t(a)] = t.stride(a);
   }
-  v.extent = t.dim() == 0 ? 1 : torch_detail::reach(t);
+  v.extent = torch_detail::reach(t);
   return v;
 }
 
@@ -134,7 +134,7 @@ view<T> from_torch(const at::Tensor& t, const char* name = nullptr) {
 template <class T>
 ptr<T> ptr_from_torch(const at::Tensor& t, const char* name = nullptr) {
   T* start = torch_detail::checked_start<T>(t, name);
-  return ptr<T>(start, t.dim() == 0 ? 1 : torch_detail::reach(t), name);
+  return ptr<T>(start, torch_detail::reach(t), name);
 }
 
 // tl::options_for (the tensors' backend and device) on PyTorch's current stream of that device.
