@@ -258,20 +258,15 @@ TORCH_LIBRARY(tl_torch, m) {
 }
 
 // One implementation for both devices: the tensors' place picks tl's backend.
-TORCH_LIBRARY_IMPL(tl_torch, CPU, m) {
+static void implement(torch::Library& m) {
   m.impl("softmax", &guarded<&softmax>::call);
   m.impl("layer_norm_fwd", &guarded<&layer_norm_fwd>::call);
   m.impl("layer_norm_bwd", &guarded<&layer_norm_bwd>::call);
   m.impl("matmul", &guarded<&matmul>::call);
   m.impl("attention", &guarded<&attention>::call);
 }
-TORCH_LIBRARY_IMPL(tl_torch, CUDA, m) {
-  m.impl("softmax", &guarded<&softmax>::call);
-  m.impl("layer_norm_fwd", &guarded<&layer_norm_fwd>::call);
-  m.impl("layer_norm_bwd", &guarded<&layer_norm_bwd>::call);
-  m.impl("matmul", &guarded<&matmul>::call);
-  m.impl("attention", &guarded<&attention>::call);
-}
+TORCH_LIBRARY_IMPL(tl_torch, CPU, m) { implement(m); }
+TORCH_LIBRARY_IMPL(tl_torch, CUDA, m) { implement(m); }
 
 // A Python module with nothing in it: importing it runs the registrations above.
 PyMODINIT_FUNC PyInit__C() {
