@@ -93,6 +93,38 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 #define TL_DEVICE_CHECKS 0
 #endif
 
+// tl's runtime is the non-template host code behind every launch: the reports and their text,
+// the CPU backend's program runner, the checks made before a launch, the CUDA launch's calls
+// into the CUDA runtime. Header-only (the default) it is inline, and every translation unit
+// that launches a kernel compiles it again. With TL_COMPILED_RUNTIME=1 the headers only declare
+// it, and one translation unit that defines TL_RUNTIME_IMPLEMENTATION before including
+// <tl/tl.hpp> compiles it once (CMake: tl_add_compiled_runtime(); docs/01-design.md).
+#ifndef TL_COMPILED_RUNTIME
+#define TL_COMPILED_RUNTIME 0
+#endif
+#if defined(TL_RUNTIME_IMPLEMENTATION)
+#define TL_RUNTIME_FN
+#define TL_RUNTIME_DEFINITIONS 1
+#elif TL_COMPILED_RUNTIME
+#define TL_RUNTIME_FN
+#define TL_RUNTIME_DEFINITIONS 0
+#else
+#define TL_RUNTIME_FN inline
+#define TL_RUNTIME_DEFINITIONS 1
+#endif
+// The CUDA launch's part of the runtime, likewise: compiled once by a unit that nvcc compiles
+// and that defines TL_CUDA_RUNTIME_IMPLEMENTATION.
+#if defined(TL_CUDA_RUNTIME_IMPLEMENTATION)
+#define TL_CUDA_RUNTIME_FN
+#define TL_CUDA_RUNTIME_DEFINITIONS 1
+#elif TL_COMPILED_RUNTIME
+#define TL_CUDA_RUNTIME_FN
+#define TL_CUDA_RUNTIME_DEFINITIONS 0
+#else
+#define TL_CUDA_RUNTIME_FN inline
+#define TL_CUDA_RUNTIME_DEFINITIONS 1
+#endif
+
 #if TL_DEVICE_PASS
 #define TL_UNROLL _Pragma("unroll")
 #else

@@ -37,8 +37,7 @@ launch_report run(const grid& g, const launch_options& options, Args&&... args) 
     r = detail::cpu::run<Kernel>(g, options, bound);
   }
 
-  r.sort_records();
-  if (!r.ok() && options.failure == on_failure::raise) throw launch_error(r);
+  detail::finish_report(r, options);
   return r;
 }
 }  // namespace launch_detail

@@ -256,24 +256,42 @@ void check_argument_values(std::string_view kernel, const A&... args) {
 // None is in Triton: any access through it is reported.)
 template <class T>
 void prepare_argument(T&, int, std::vector<std::string>&) {}
+TL_RUNTIME_FN void prepare_buffer_argument(const void* base, std::int64_t extent, std::size_t alignment,
+                                          const char*& name, int index, std::vector<std::string>& names);
 template <class T>
 void prepare_argument(ptr<T>& p, int index, std::vector<std::string>& names) {
-  if (!p.name) {
-    names[index] = "argument #" + std::to_string(index);
-    p.name = names[index].c_str();
-  }
-  if (!p.base && p.extent > 0)
-    throw usage_error("tl::launch: buffer '" + std::string(p.name) + "' is a null pointer with " +
-                      std::to_string(p.extent) + " elements");
-  if (p.extent < -1)
-    throw usage_error("tl::launch: buffer '" + std::string(p.name) + "' has a negative size (" +
-                      std::to_string(p.extent) + " elements)");
-  if (reinterpret_cast<std::uintptr_t>(p.base) % alignof(T) != 0)
-    throw usage_error("tl::launch: buffer '" + std::string(p.name) + "' starts at an address that is not a multiple of " +
-                      std::to_string(alignof(T)) + " bytes, the alignment of its element type");
+  prepare_buffer_argument(p.base, p.extent, alignof(T), p.name, index, names);
 }
 
-inline void check_grid(const grid& g) {
+TL_RUNTIME_FN void check_grid(const grid& g);
+
+TL_RUNTIME_FN void check_options(const launch_options& o);
+
+TL_RUNTIME_FN bool sequential_from_env();
+
+// The report in program order; thrown as a tl::launch_error if it is not ok and the launch
+// raises (on_failure::raise).
+TL_RUNTIME_FN void finish_report(launch_report& r, const launch_options& options);
+
+#if TL_RUNTIME_DEFINITIONS
+TL_RUNTIME_FN void prepare_buffer_argument(const void* base, std::int64_t extent, std::size_t alignment,
+                                          const char*& name, int index, std::vector<std::string>& names) {
+  if (!name) {
+    names[index] = "argument #" + std::to_string(index);
+    name = names[index].c_str();
+  }
+  if (!base && extent > 0)
+    throw usage_error("tl::launch: buffer '" + std::string(name) + "' is a null pointer with " + std::to_string(extent) +
+                      " elements");
+  if (extent < -1)
+    throw usage_error("tl::launch: buffer '" + std::string(name) + "' has a negative size (" + std::to_string(extent) +
+                      " elements)");
+  if (reinterpret_cast<std::uintptr_t>(base) % alignment != 0)
+    throw usage_error("tl::launch: buffer '" + std::string(name) + "' starts at an address that is not a multiple of " +
+                      std::to_string(alignment) + " bytes, the alignment of its element type");
+}
+
+TL_RUNTIME_FN void check_grid(const grid& g) {
   const long long dims[3] = {g.x, g.y, g.z};
   for (int a = 0; a < 3; ++a) {
     if (dims[a] < 1)
@@ -287,7 +305,7 @@ inline void check_grid(const grid& g) {
   }
 }
 
-inline void check_options(const launch_options& o) {
+TL_RUNTIME_FN void check_options(const launch_options& o) {
   if (o.num_warps != 0 && o.num_warps != 1 && o.num_warps != 2 && o.num_warps != 4 && o.num_warps != 8 &&
       o.num_warps != 16)
     throw usage_error("tl::launch: num_warps is " + std::to_string(o.num_warps) + "; it must be 1, 2, 4, 8 or 16");
@@ -300,10 +318,16 @@ inline void check_options(const launch_options& o) {
                       " is a CUDA device, and the launch runs on the CPU backend; set .backend = tl::backend::cuda too");
 }
 
-inline bool sequential_from_env() {
+TL_RUNTIME_FN bool sequential_from_env() {
   const char* v = std::getenv("TL_SEQUENTIAL");
   return v && *v && std::string_view(v) != "0";
 }
+
+TL_RUNTIME_FN void finish_report(launch_report& r, const launch_options& options) {
+  r.sort_records();
+  if (!r.ok() && options.failure == on_failure::raise) throw launch_error(std::move(r));
+}
+#endif  // TL_RUNTIME_DEFINITIONS
 
 }  // namespace detail
 

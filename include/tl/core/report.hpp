@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "../config.hpp"
 #include "source_location.hpp"
 #include "text.hpp"
 
@@ -121,7 +122,17 @@ void sort_short(std::vector<T>& v, Less less) {
 }
 }  // namespace detail
 
-inline void launch_report::sort_records() {
+// The report's text, piece by piece (tl's runtime: config.hpp).
+TL_RUNTIME_FN std::string format_lane(const invalid_lane& l);
+// Two lines: which program, op, line and buffer; then the first offending lanes.
+TL_RUNTIME_FN std::string format_access(const invalid_access& a);
+TL_RUNTIME_FN std::string format_program(const int (&p)[3]);
+// The programs whose stores were all masked off, as a note: "2 of 3 programs stored nothing
+// (every lane of their stores masked off): (1, 0, 0), (2, 0, 0)".
+TL_RUNTIME_FN std::string idle_note(const launch_report& r);
+
+#if TL_RUNTIME_DEFINITIONS
+TL_RUNTIME_FN void launch_report::sort_records() {
   auto by_program = [](const auto& a, const auto& b) {
     if (a.program[2] != b.program[2]) return a.program[2] < b.program[2];
     if (a.program[1] != b.program[1]) return a.program[1] < b.program[1];
@@ -139,7 +150,7 @@ inline void launch_report::sort_records() {
   if (idle_programs.size() > lanes_per_record) idle_programs.resize(lanes_per_record);
 }
 
-inline std::string format_lane(const invalid_lane& l) {
+TL_RUNTIME_FN std::string format_lane(const invalid_lane& l) {
   detail::text o;
   o << '(';
   for (int i = 0; i < l.rank; ++i) o << (i ? ", " : "") << l.index[i];
@@ -147,8 +158,7 @@ inline std::string format_lane(const invalid_lane& l) {
   return o.str();
 }
 
-// Two lines: which program, op, line and buffer; then the first offending lanes.
-inline std::string format_access(const invalid_access& a) {
+TL_RUNTIME_FN std::string format_access(const invalid_access& a) {
   detail::text o;
   o << "program (" << a.program[0] << ", " << a.program[1] << ", " << a.program[2] << "): invalid "
     << to_string(a.op) << " at " << a.where.file << ':' << a.where.line << ": " << a.invalid_lanes << " of "
@@ -161,15 +171,13 @@ inline std::string format_access(const invalid_access& a) {
   return o.str();
 }
 
-inline std::string format_program(const int (&p)[3]) {
+TL_RUNTIME_FN std::string format_program(const int (&p)[3]) {
   detail::text o;
   o << '(' << p[0] << ", " << p[1] << ", " << p[2] << ')';
   return o.str();
 }
 
-// The programs whose stores were all masked off, as a note: "2 of 3 programs stored nothing
-// (every lane of their stores masked off): (1, 0, 0), (2, 0, 0)".
-inline std::string idle_note(const launch_report& r) {
+TL_RUNTIME_FN std::string idle_note(const launch_report& r) {
   detail::text o;
   o << r.idle_count << " of " << r.programs << " programs stored nothing (every lane of their stores masked off): ";
   for (std::size_t i = 0; i < r.idle_programs.size(); ++i) {
@@ -180,7 +188,7 @@ inline std::string idle_note(const launch_report& r) {
   return o.str();
 }
 
-inline std::string launch_report::str() const {
+TL_RUNTIME_FN std::string launch_report::str() const {
   detail::text o;
   auto hint_notes = [&] {
     for (const auto& h : hints)
@@ -241,6 +249,7 @@ inline std::string launch_report::str() const {
   }
   return o.str();
 }
+#endif  // TL_RUNTIME_DEFINITIONS
 
 // Thrown by a launch whose programs made invalid accesses or failed an assertion
 // (unless the launch asked to collect the report instead). what() is the full report.

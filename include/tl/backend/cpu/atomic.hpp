@@ -90,21 +90,8 @@ T atomic_at(T* element, T cmp, T v) {
 
 // Race detection: the element's owner record says "accessed atomically, first by program p"
 // as atomic_owner(p); plain loads and stores of it by another program are reported.
-inline void note_atomic_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
-                           const source_location& where) {
-  const element_records r = race_records(p, element, size);
-  if (access_under_lock(p, r, access_role::atomic)) return;
-  std::int32_t* const owner = r.owner;
-  std::int32_t* const reader = r.reader;
-  const std::int32_t me = p->linear_id + 1;
-  std::int32_t first = 0;
-  if (!atomic_compare_exchange(*owner, first, atomic_owner(me)) && first != me && !is_atomic_owner(first)) {
-    record_race(p, race_kind::atomic_after_plain, first, offset, name, where);
-    return;
-  }
-  const std::int32_t seen = atomic_load(*reader);
-  if (seen != 0 && seen != me) record_race(p, race_kind::atomic_after_plain, seen, offset, name, where);
-}
+TL_RUNTIME_FN void note_atomic_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
+                           const source_location& where);
 
 // Locks, as the race detector sees them: a successful atomic_cas with acquire semantics
 // (acquire or acq_rel, Triton's default) takes a lock at its address; an atomic_xchg, an
@@ -203,5 +190,23 @@ void atomic_poll(const EP& ptrs, const EE& expected, unsigned long long budget_n
   }
   checker.finish();
 }
+
+#if TL_RUNTIME_DEFINITIONS
+TL_RUNTIME_FN void note_atomic_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
+                           const source_location& where) {
+  const element_records r = race_records(p, element, size);
+  if (access_under_lock(p, r, access_role::atomic)) return;
+  std::int32_t* const owner = r.owner;
+  std::int32_t* const reader = r.reader;
+  const std::int32_t me = p->linear_id + 1;
+  std::int32_t first = 0;
+  if (!atomic_compare_exchange(*owner, first, atomic_owner(me)) && first != me && !is_atomic_owner(first)) {
+    record_race(p, race_kind::atomic_after_plain, first, offset, name, where);
+    return;
+  }
+  const std::int32_t seen = atomic_load(*reader);
+  if (seen != 0 && seen != me) record_race(p, race_kind::atomic_after_plain, seen, offset, name, where);
+}
+#endif  // TL_RUNTIME_DEFINITIONS
 
 }  // namespace tl::detail::cpu

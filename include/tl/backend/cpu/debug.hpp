@@ -95,15 +95,7 @@ void print(const A&... args) {
 
 // Does program `pid` satisfy `conds` (core/pid_condition.hpp)? A malformed condition is a
 // tl::usage_error.
-inline bool pid_condition_holds(const char* conds, const int pid[3], const char* who = "tl::print_if") {
-  const int r = pid_condition(conds, pid);
-  if (r == -1)
-    throw usage_error(std::string(who) + ": bad condition '" + conds +
-                      "': each part is an operator (= != < <= > >=) and a number, e.g. \"=0,>1\"");
-  if (r == -2) throw usage_error(std::string(who) + ": bad condition '" + conds + "': number expected");
-  if (r == -3) throw usage_error(std::string(who) + ": bad operator in '" + conds + "'");
-  return r == 1;
-}
+TL_RUNTIME_FN bool pid_condition_holds(const char* conds, const int pid[3], const char* who = "tl::print_if");
 
 // Does the running program satisfy `conds`?
 inline bool program_selected(const char* conds, const char* who) {
@@ -184,5 +176,17 @@ void device_assert(const E& e, const char* message, source_location where) {
 
 // A program is one host thread: its threads have nothing to wait for.
 inline void debug_barrier() {}
+
+#if TL_RUNTIME_DEFINITIONS
+TL_RUNTIME_FN bool pid_condition_holds(const char* conds, const int pid[3], const char* who) {
+  const int r = pid_condition(conds, pid);
+  if (r == -1)
+    throw usage_error(std::string(who) + ": bad condition '" + conds +
+                      "': each part is an operator (= != < <= > >=) and a number, e.g. \"=0,>1\"");
+  if (r == -2) throw usage_error(std::string(who) + ": bad condition '" + conds + "': number expected");
+  if (r == -3) throw usage_error(std::string(who) + ": bad operator in '" + conds + "'");
+  return r == 1;
+}
+#endif  // TL_RUNTIME_DEFINITIONS
 
 }  // namespace tl::detail::cpu

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "../../config.hpp"
+
 namespace tl::detail::cpu {
 
 class host_mutex {
@@ -60,10 +62,7 @@ inline bool atomic_compare_exchange(T& x, T& expected, T desired) {
   return __atomic_compare_exchange_n(&x, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
-inline int hardware_threads() {
-  const long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? int(n) : 1;
-}
+TL_RUNTIME_FN int hardware_threads();
 
 // Nanoseconds of the monotonic clock.
 inline std::uint64_t monotonic_ns() {
@@ -82,7 +81,15 @@ inline double monotonic_seconds() {
 }
 
 // Runs body(context) on n threads (the calling thread among them) and waits for all.
-inline void run_on_threads(int n, void (*body)(void*), void* context) {
+TL_RUNTIME_FN void run_on_threads(int n, void (*body)(void*), void* context);
+
+#if TL_RUNTIME_DEFINITIONS
+TL_RUNTIME_FN int hardware_threads() {
+  const long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? int(n) : 1;
+}
+
+TL_RUNTIME_FN void run_on_threads(int n, void (*body)(void*), void* context) {
   struct start {
     void (*body)(void*);
     void* context;
@@ -107,5 +114,6 @@ inline void run_on_threads(int n, void (*body)(void*), void* context) {
   body(context);
   for (pthread_t& id : threads) pthread_join(id, nullptr);
 }
+#endif  // TL_RUNTIME_DEFINITIONS
 
 }  // namespace tl::detail::cpu

@@ -3,17 +3,39 @@
 
 #include <exception>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "../launch_options.hpp"
-#include "fault.hpp"
 #include "host_threads.hpp"
 #include "program.hpp"
+#if TL_RUNTIME_DEFINITIONS
+#include "fault.hpp"
+#endif
 
 namespace tl::detail::cpu {
 
+// Runs run_program(bound) once per program of the grid on host threads (each program gets its
+// own copy of the parameters); the programs' invalid accesses, failed asserts and races are
+// gathered in the report. The part of a CPU launch that does not depend on the kernel.
+TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& options, std::string_view kernel,
+                                     void (*run_program)(const void* bound), const void* bound);
+
+// Runs Kernel once per program of the grid with (a copy of) the bound parameters.
+template <auto Kernel, class Params>
+launch_report run(const grid& g, const launch_options& options, const Params& bound) {
+  return run_grid(
+      g, options, detail::kernel_name<Kernel>(),
+      [](const void* b) {
+        Params params = *static_cast<const Params*>(b);  // each program gets its own copy
+        std::apply(Kernel, params);
+      },
+      &bound);
+}
+
+#if TL_RUNTIME_DEFINITIONS
 // What the host threads of one launch share. Each thread takes the next program id from
 // `next`, runs it with its own program_state, and keeps the accesses it traces in its own
 // list (in the order it ran its programs, which is increasing program order).
@@ -82,7 +104,7 @@ struct program_runner {
 
 // The threads' traced accesses in program order (axis 0 fastest): each thread's list is in
 // increasing program order, so they are merged.
-inline std::vector<traced_access> merge_by_program(std::vector<std::vector<traced_access>>& lists) {
+TL_RUNTIME_FN std::vector<traced_access> merge_by_program(std::vector<std::vector<traced_access>>& lists) {
   auto key = [](const traced_access& a) { return std::make_tuple(a.program[2], a.program[1], a.program[0]); };
   std::vector<std::size_t> at(lists.size(), 0);
   std::vector<traced_access> out;
@@ -96,26 +118,18 @@ inline std::vector<traced_access> merge_by_program(std::vector<std::vector<trace
   }
 }
 
-// Runs Kernel once per program of the grid with (a copy of) the bound parameters; the
-// programs' invalid accesses and failed asserts are gathered in the report.
-template <auto Kernel, class Params>
-launch_report run(const grid& g, const launch_options& options, const Params& bound) {
+TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& options, std::string_view kernel,
+                                     void (*run_program)(const void* bound), const void* bound) {
   launch_state state;
   state.detect_races = options.detect_races;
-  state.report.kernel = std::string(detail::kernel_name<Kernel>());
+  state.report.kernel = std::string(kernel);
   state.report.grid[0] = int(g.x);
   state.report.grid[1] = int(g.y);
   state.report.grid[2] = int(g.z);
   const long long total = g.x * g.y * g.z;
   state.report.programs = total;
 
-  program_runner runner(
-      g, &state, options.trace != nullptr,
-      [](const void* b) {
-        Params params = *static_cast<const Params*>(b);  // each program gets its own copy
-        std::apply(Kernel, params);
-      },
-      &bound);
+  program_runner runner(g, &state, options.trace != nullptr, run_program, bound);
   const double t0 = monotonic_seconds();
   const bool sequential = options.sequential || sequential_from_env();
   long long n_threads = options.threads > 0 ? options.threads : hardware_threads();
@@ -135,5 +149,6 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   }
   return std::move(state.report);
 }
+#endif  // TL_RUNTIME_DEFINITIONS
 
 }  // namespace tl::detail::cpu

@@ -120,57 +120,12 @@ std::uintptr_t race_key(std::uintptr_t address, int size) {
 
 // The region of the race tables (program.hpp) that holds `address` for elements of `size`
 // bytes, made on first use.
-inline race_region* race_region_of(program_state* p, std::uintptr_t address, int size) {
-  const std::uintptr_t key = race_key<race_region::region_bits>(address, size);
-  race_cache& c = p->races;
-  if (race_region* r = cache_find(c.key, c.region, key)) return r;
-  race_tables& t = p->launch->races;
-  race_region* found = nullptr;
-  {
-    host_lock lock(t.mutex);
-    for (race_region* r : t.regions)
-      if (r->key == key) found = r;
-    if (!found) {
-      found = new race_region;
-      found->key = key;
-      t.regions.push_back(found);
-      t.bytes += std::int64_t(sizeof(race_region));
-    }
-  }
-  cache_put(c.key, c.region, race_cache::size - 1, key, found);
-  return found;
-}
+TL_RUNTIME_FN race_region* race_region_of(program_state* p, std::uintptr_t address, int size);
 
 // The page of records of the 4 KiB of memory at `address`, for elements of `size` bytes, made on
-// first use (by whichever program gets there first). Out of line: the accesses' loops keep only
-// the test of the page used last (race_records).
-[[gnu::noinline]] inline race_page* race_page_of(program_state* p, std::uintptr_t address, int size) {
-  const std::uintptr_t key = race_key<race_region::page_bits>(address, size);
-  race_cache& c = p->races;
-  if (race_page* page = cache_find(c.page_key, c.page, key)) return page;
-  race_region* r = race_region_of(p, address, size);
-  race_page*& slot = r->page[(address >> race_region::page_bits) & (race_region::pages - 1)];
-  race_page* page = atomic_load(slot);
-  if (!page) {
-    const int n = (1 << race_region::page_bits) / size;
-    race_page* made = new race_page;
-    made->owner = new std::int32_t[std::size_t(3 * n)]();
-    made->reader = made->owner + n;
-    made->guard = made->owner + 2 * n;
-    race_page* expected = nullptr;
-    if (atomic_compare_exchange(slot, expected, made)) {
-      page = made;
-      host_lock lock(p->launch->races.mutex);
-      p->launch->races.bytes += std::int64_t(sizeof(race_page)) + 3 * n * std::int64_t(sizeof(std::int32_t));
-    } else {  // another program made it first
-      delete[] made->owner;
-      delete made;
-      page = expected;
-    }
-  }
-  cache_put(c.page_key, c.page, race_cache::size - 1, key, page);
-  return page;
-}
+// first use (by whichever program gets there first). The accesses' loops test only the page used
+// last (race_records) and call this for any other.
+TL_RUNTIME_FN race_page* race_page_of(program_state* p, std::uintptr_t address, int size);
 
 // The owner, reader and guard records of the element at `address` (`size` bytes) of a launch
 // that detects races: the page used last, or race_page_of.
@@ -208,7 +163,80 @@ inline bool access_under_lock(program_state* p, const element_records& r, access
   return true;
 }
 
-inline void record_race(program_state* p, race_kind kind, std::int32_t other_id, std::int64_t offset,
+TL_RUNTIME_FN void record_race(program_state* p, race_kind kind, std::int32_t other_id, std::int64_t offset,
+                        const char* name, source_location where);
+
+// Called by a store for each element it writes (inside its buffer): records the first program
+// to store it, and reports a second one, or another program that loaded it.
+TL_RUNTIME_FN void note_store_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
+                          const source_location& where);
+template <class T>
+void note_store(const T* element, std::int64_t offset, const char* name, const source_location& where) {
+  program_state* p = current_program;
+  if (p && p->launch && p->launch->detect_races) note_store_at(p, element, int(sizeof(T)), offset, name, where);
+}
+
+// Called by a load for each element it reads through a non-const pointer (the buffers a launch
+// may also store): records the program, and reports the element if another program stores it.
+TL_RUNTIME_FN void note_load_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
+                         const source_location& where);
+template <class T>
+void note_load(const T* element, std::int64_t offset, const char* name, const source_location& where) {
+  program_state* p = current_program;
+  if (p && p->launch && p->launch->detect_races) note_load_at(p, element, int(sizeof(T)), offset, name, where);
+}
+
+#if TL_RUNTIME_DEFINITIONS
+TL_RUNTIME_FN race_region* race_region_of(program_state* p, std::uintptr_t address, int size) {
+  const std::uintptr_t key = race_key<race_region::region_bits>(address, size);
+  race_cache& c = p->races;
+  if (race_region* r = cache_find(c.key, c.region, key)) return r;
+  race_tables& t = p->launch->races;
+  race_region* found = nullptr;
+  {
+    host_lock lock(t.mutex);
+    for (race_region* r : t.regions)
+      if (r->key == key) found = r;
+    if (!found) {
+      found = new race_region;
+      found->key = key;
+      t.regions.push_back(found);
+      t.bytes += std::int64_t(sizeof(race_region));
+    }
+  }
+  cache_put(c.key, c.region, race_cache::size - 1, key, found);
+  return found;
+}
+
+TL_RUNTIME_FN race_page* race_page_of(program_state* p, std::uintptr_t address, int size) {
+  const std::uintptr_t key = race_key<race_region::page_bits>(address, size);
+  race_cache& c = p->races;
+  if (race_page* page = cache_find(c.page_key, c.page, key)) return page;
+  race_region* r = race_region_of(p, address, size);
+  race_page*& slot = r->page[(address >> race_region::page_bits) & (race_region::pages - 1)];
+  race_page* page = atomic_load(slot);
+  if (!page) {
+    const int n = (1 << race_region::page_bits) / size;
+    race_page* made = new race_page;
+    made->owner = new std::int32_t[std::size_t(3 * n)]();
+    made->reader = made->owner + n;
+    made->guard = made->owner + 2 * n;
+    race_page* expected = nullptr;
+    if (atomic_compare_exchange(slot, expected, made)) {
+      page = made;
+      host_lock lock(p->launch->races.mutex);
+      p->launch->races.bytes += std::int64_t(sizeof(race_page)) + 3 * n * std::int64_t(sizeof(std::int32_t));
+    } else {  // another program made it first
+      delete[] made->owner;
+      delete made;
+      page = expected;
+    }
+  }
+  cache_put(c.page_key, c.page, race_cache::size - 1, key, page);
+  return page;
+}
+
+TL_RUNTIME_FN void record_race(program_state* p, race_kind kind, std::int32_t other_id, std::int64_t offset,
                         const char* name, source_location where) {
   store_race r;
   r.kind = kind;
@@ -230,9 +258,7 @@ inline void record_race(program_state* p, race_kind kind, std::int32_t other_id,
   if (rep.races.size() < launch_report::max_records) rep.races.push_back(std::move(r));
 }
 
-// Called by a store for each element it writes (inside its buffer): records the first program
-// to store it, and reports a second one, or another program that loaded it.
-inline void note_store_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
+TL_RUNTIME_FN void note_store_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
                           const source_location& where) {
   const element_records r = race_records(p, element, size);
   if (access_under_lock(p, r, access_role::store)) return;
@@ -248,15 +274,8 @@ inline void note_store_at(program_state* p, const void* element, int size, std::
   const std::int32_t seen = atomic_load(*reader);
   if (seen != 0 && seen != me) record_race(p, race_kind::store_after_load, seen, offset, name, where);
 }
-template <class T>
-void note_store(const T* element, std::int64_t offset, const char* name, const source_location& where) {
-  program_state* p = current_program;
-  if (p && p->launch && p->launch->detect_races) note_store_at(p, element, int(sizeof(T)), offset, name, where);
-}
 
-// Called by a load for each element it reads through a non-const pointer (the buffers a launch
-// may also store): records the program, and reports the element if another program stores it.
-inline void note_load_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
+TL_RUNTIME_FN void note_load_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
                          const source_location& where) {
   const element_records r = race_records(p, element, size);
   if (access_under_lock(p, r, access_role::load)) return;
@@ -274,11 +293,7 @@ inline void note_load_at(program_state* p, const void* element, int size, std::i
     record_race(p, race_kind::load_after_store, stored_by, offset, name, where);
   }
 }
-template <class T>
-void note_load(const T* element, std::int64_t offset, const char* name, const source_location& where) {
-  program_state* p = current_program;
-  if (p && p->launch && p->launch->detect_races) note_load_at(p, element, int(sizeof(T)), offset, name, where);
-}
+#endif  // TL_RUNTIME_DEFINITIONS
 
 // ---- the lowerings (ops/memory.hpp) ----
 

@@ -107,14 +107,45 @@ struct program_state {
 inline thread_local program_state* current_program = nullptr;
 
 // One print at a time (programs on other host threads never interleave with it).
-inline host_mutex& print_mutex() {
+TL_RUNTIME_FN host_mutex& print_mutex();
+
+// Called by a load/store with at least one invalid lane. Outside a launch (an op called
+// directly, as in unit tests), it throws at once.
+TL_RUNTIME_FN void report_invalid_access(invalid_access a);
+
+TL_RUNTIME_FN void report_assert_failure(assert_failure f);
+
+// Called by a compiler hint the data contradicts (debug.hpp: check_hint): a note in the
+// launch's report. Outside a launch nothing is recorded.
+TL_RUNTIME_FN void report_contradicted_hint(assert_failure f);
+
+// program_id(axis) and num_programs(axis) (ops/program.hpp). Outside a launch (an op called
+// directly, as in unit tests) the program is 0 of a grid of 1. A mistake in the kernel throws;
+// the launch names the kernel and the program (launch.hpp).
+[[noreturn]] TL_RUNTIME_FN void axis_out_of_range(const char* op, int axis, const source_location& where);
+inline void check_axis(const char* op, int axis, const source_location& where) {
+  if (axis < 0 || axis > 2) axis_out_of_range(op, axis, where);
+}
+inline int program_id(int axis, const source_location& where = source_location{}) {
+  check_axis("tl::program_id", axis, where);
+  const program_state* p = current_program;
+  return p ? p->pid[axis] : 0;
+}
+inline int num_programs(int axis, const source_location& where = source_location{}) {
+  check_axis("tl::num_programs", axis, where);
+  const program_state* p = current_program;
+  return p ? p->grid[axis] : 1;
+}
+// tl::range(start, stop, 0) (ops/program.hpp).
+[[noreturn]] TL_RUNTIME_FN void range_step_is_zero(const source_location& where);
+
+#if TL_RUNTIME_DEFINITIONS
+TL_RUNTIME_FN host_mutex& print_mutex() {
   static host_mutex m;
   return m;
 }
 
-// Called by a load/store with at least one invalid lane. Outside a launch (an op called
-// directly, as in unit tests), it throws at once.
-inline void report_invalid_access(invalid_access a) {
+TL_RUNTIME_FN void report_invalid_access(invalid_access a) {
   program_state* p = current_program;
   if (!p || !p->launch) {
     launch_report r;
@@ -132,7 +163,7 @@ inline void report_invalid_access(invalid_access a) {
   if (r.invalid.size() < launch_report::max_records) r.invalid.push_back(std::move(a));
 }
 
-inline void report_assert_failure(assert_failure f) {
+TL_RUNTIME_FN void report_assert_failure(assert_failure f) {
   program_state* p = current_program;
   if (!p || !p->launch) {
     launch_report r;
@@ -145,9 +176,7 @@ inline void report_assert_failure(assert_failure f) {
   if (p->launch->report.asserts.size() < launch_report::max_records) p->launch->report.asserts.push_back(std::move(f));
 }
 
-// Called by a compiler hint the data contradicts (debug.hpp: check_hint): a note in the
-// launch's report. Outside a launch nothing is recorded.
-inline void report_contradicted_hint(assert_failure f) {
+TL_RUNTIME_FN void report_contradicted_hint(assert_failure f) {
   program_state* p = current_program;
   if (!p || !p->launch) return;
   for (int i = 0; i < 3; ++i) f.program[i] = p->pid[i];
@@ -156,28 +185,15 @@ inline void report_contradicted_hint(assert_failure f) {
   if (p->launch->report.hints.size() < launch_report::max_records) p->launch->report.hints.push_back(std::move(f));
 }
 
-// program_id(axis) and num_programs(axis) (ops/program.hpp). Outside a launch (an op called
-// directly, as in unit tests) the program is 0 of a grid of 1. A mistake in the kernel throws;
-// the launch names the kernel and the program (launch.hpp).
-inline void check_axis(const char* op, int axis, const source_location& where) {
-  if (axis < 0 || axis > 2)
-    throw usage_error(std::string(op) + ": the axis is " + std::to_string(axis) + " (at " + where.file + ":" +
-                      std::to_string(where.line) + "); it must be 0, 1 or 2");
+[[noreturn]] TL_RUNTIME_FN void axis_out_of_range(const char* op, int axis, const source_location& where) {
+  throw usage_error(std::string(op) + ": the axis is " + std::to_string(axis) + " (at " + where.file + ":" +
+                    std::to_string(where.line) + "); it must be 0, 1 or 2");
 }
-inline int program_id(int axis, const source_location& where = source_location{}) {
-  check_axis("tl::program_id", axis, where);
-  const program_state* p = current_program;
-  return p ? p->pid[axis] : 0;
-}
-inline int num_programs(int axis, const source_location& where = source_location{}) {
-  check_axis("tl::num_programs", axis, where);
-  const program_state* p = current_program;
-  return p ? p->grid[axis] : 1;
-}
-// tl::range(start, stop, 0) (ops/program.hpp).
-[[noreturn]] inline void range_step_is_zero(const source_location& where) {
+
+[[noreturn]] TL_RUNTIME_FN void range_step_is_zero(const source_location& where) {
   throw usage_error("tl::range: the step is 0 (at " + std::string(where.file) + ":" + std::to_string(where.line) +
                     "); a loop needs a positive or a negative step");
 }
+#endif  // TL_RUNTIME_DEFINITIONS
 
 }  // namespace tl::detail::cpu

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "../../config.hpp"
+
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 #endif
@@ -22,7 +24,11 @@ class cuda_error : public std::runtime_error {
 
 #if defined(__CUDACC__)
 namespace detail::cuda {
-inline void check_call(cudaError_t e, const char* call, const char* file, int line, const std::string& context = {}) {
+TL_CUDA_RUNTIME_FN void check_call(cudaError_t e, const char* call, const char* file, int line,
+                                   const std::string& context = {});
+#if TL_CUDA_RUNTIME_DEFINITIONS
+TL_CUDA_RUNTIME_FN void check_call(cudaError_t e, const char* call, const char* file, int line,
+                                   const std::string& context) {
   if (e == cudaSuccess) return;
   (void)cudaGetLastError();  // taken: a later, unrelated check must not see it again
   std::string msg = std::string(call) + " failed at " + file + ':' + std::to_string(line) + ": " +
@@ -30,6 +36,7 @@ inline void check_call(cudaError_t e, const char* call, const char* file, int li
   if (!context.empty()) msg += "; " + context;
   throw cuda_error(msg, int(e));
 }
+#endif
 }  // namespace detail::cuda
 
 // TL_CUDA_CHECK(cudaMalloc(&p, n)): throws tl::cuda_error naming the call if it fails.
