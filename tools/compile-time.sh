@@ -14,7 +14,7 @@ trap 'rm -rf "$out"' EXIT
 src=tools/dev/compile_time
 common=(-std=c++20 -O2 -Iinclude -Iexamples/puzzles -Itools)
 units=("add kernel:$src/add.cpp" "puzzle 8:$src/p08.cpp" "puzzle 11 fp16:$src/p11_fp16.cpp"
-       "difftest (dots):tools/difftest/dots.cpp")
+       "difftest (dots):tests/drivers/difftest/dots.cpp")
 # seconds and peak KiB of the fastest of $runs runs of a command
 measure() {
   local best_s="" best_kb=""

@@ -79,7 +79,7 @@ sanitizers() {
     step "compute-sanitizer $tool, guide examples" compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$build/examples/guide/tl-guide" all --backend cuda --size 128 -o "$out/chelsea-grey-sanitized.png"
     step "compute-sanitizer $tool, differential cases (2 per program)" compute-sanitizer --tool "$tool" \
-      --error-exitcode 1 "$build/tools/tl-difftest" --backend cuda --seed 5 --cases 68
+      --error-exitcode 1 "$build/tests/drivers/tl-difftest" --backend cuda --seed 5 --cases 68
   done
 }
 if [ "${TL_BENCH:-1}" = only ]; then
@@ -96,10 +96,10 @@ step "tutorials on the GPU (+8 random sizes each)" "$build/tools/tl-tutorials" c
 step "guide examples on the GPU" "$build/examples/guide/tl-guide" all --backend cuda -o "$out/chelsea-grey.png"
 step "GPU tests" "$build/tests/gpu/tl_gpu_tests" --order rand --rng-seed 11
 step "whole test suite (ctest)" ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)"
-step "race detection on the GPU: planted races" "$build/tools/tl-race-survey" planted --backend cuda
-step "race detection on the GPU: its cost on the puzzles (checked) and tutorials" "$build/tools/tl-race-survey" cost \
+step "race detection on the GPU: planted races" "$build/tests/drivers/tl-race-survey" planted --backend cuda
+step "race detection on the GPU: its cost on the puzzles (checked) and tutorials" "$build/tests/drivers/tl-race-survey" cost \
   --backend cuda --reps 5
-step "differential testing (tl-difftest, both backends)" "$build/tools/tl-difftest" --backend cuda --seed 7 \
+step "differential testing (tl-difftest, both backends)" "$build/tests/drivers/tl-difftest" --backend cuda --seed 7 \
   --cases "${TL_DIFFTEST_CASES:-6800}"
 [ "${TL_BENCH:-1}" != 0 ] && bench
 [ "${TL_SANITIZERS:-1}" != 0 ] && sanitizers

@@ -20,8 +20,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run() { echo "==== sanitized: $*"; "$@"; }
 run "$build/tests/tl_tests"
 run "$build/tools/tl-puzzles" check all --random 4
-run "$build/tools/tl-difftest" --seed 3 --cases 3400
-run "$build/tools/tl-fuzz" --seed 3 --seconds 5
+run "$build/tests/drivers/tl-difftest" --seed 3 --cases 3400
+run "$build/tests/drivers/tl-fuzz" --seed 3 --seconds 5
 run "$build/examples/guide/tl-guide" all -o "$build/chelsea-grey.png"
 for demo in 1 2 3 4; do run "$build/examples/intro/tl-intro" "$demo" > /dev/null; done
 echo "tl: the CPU suite passed under AddressSanitizer and UndefinedBehaviorSanitizer"

@@ -1,6 +1,6 @@
 // Guide example 1: copy a tensor. The guide writes the kernel twice wrong before it is right;
 // both mistakes are kept here, because the CPU backend's report names each of them (tl-guide
-// copy shows the reports; tests/test_guide.cpp checks them).
+// copy shows the reports; tests/examples/test_guide.cpp checks them).
 #pragma once
 
 #include <tl/tl.hpp>

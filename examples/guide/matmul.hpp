@@ -12,7 +12,7 @@
 // The guide's kernel exactly as it wrote it, loads without masks ("todo: don't we need mask
 // when loading a & b?"): yes. Where k is not a multiple of bk, or m, n of the tile, the loads
 // read past A and B. On a GPU that reads whatever lies there (the guide's "sometimes the
-// result is wrong"); the CPU backend reports it (tests/test_guide.cpp).
+// result is wrong"); the CPU backend reports it (tests/examples/test_guide.cpp).
 template <int bm, int bn, int bk, class T = tl::fp16>
 TL_KERNEL void unmasked_matmul_k(tl::ptr<const T> a_ptr, tl::ptr<const T> b_ptr, tl::ptr<T> c_ptr, int m, int n,
                                  int k, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,

@@ -1,6 +1,6 @@
 // Philox-4x32-10 written out from its definition, with Triton's maps from its words to floats,
 // in plain C++ (double where the maps allow): the reference that tutorial 04's spec and the
-// random-number tests (tests/test_random.cpp) check tl::rand and its family against.
+// random-number tests (tests/ops/test_random.cpp) check tl::rand and its family against.
 #pragma once
 
 #include <algorithm>

@@ -32,4 +32,4 @@
 #include "ops/shape_ops.hpp"
 #include "ops/sort.hpp"
 #include "ops/tensor_descriptor.hpp"
-#include "backend/launch.hpp"
+#include "launch/launch.hpp"

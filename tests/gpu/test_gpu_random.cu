@@ -1,6 +1,6 @@
 // Random numbers (ops/random.hpp): the GPU draws the CPU backend's words and uniforms bit for
 // bit, and its normals within the GPU's math library's few ulp (log, sin, cos). The CPU side is
-// checked against an independent Philox in tests/test_random.cpp; Triton's draws are compared on
+// checked against an independent Philox in tests/ops/test_random.cpp; Triton's draws are compared on
 // the device by tools/bench/tutorials/random_vs_triton.py.
 #include "gpu_testing.hpp"
 

@@ -1,5 +1,5 @@
 // Scans and reductions with combine functions (ops/scan.hpp): the GPU against the CPU backend
-// (checked against plain loops in tests/test_scan.cpp), along each axis of several shapes.
+// (checked against plain loops in tests/ops/test_scan.cpp), along each axis of several shapes.
 #include <tuple>
 
 #include "gpu_testing.hpp"

@@ -1,6 +1,6 @@
 // Data movement (ops/shape_ops.hpp's flip, join, split, interleave, cat; ops/sort.hpp's sort,
 // topk, bitonic_merge, gather, histogram): the GPU against the CPU backend (checked against plain loops in
-// tests/test_sort.cpp), bit for bit, with ties, NaNs and signed zeros.
+// tests/ops/test_sort.cpp), bit for bit, with ties, NaNs and signed zeros.
 #include <cstring>
 #include <tuple>
 

@@ -44,12 +44,12 @@ wait_build() {
 }
 run_all() {
   local c=$root/checked/tools p=$root/plain/tools status=0
-  echo "==== planted races, GPU"; "$c/tl-race-survey" planted --backend cuda || status=1
-  echo "==== planted races, CPU"; "$c/tl-race-survey" planted || status=1
+  echo "==== planted races, GPU"; "$root/checked/tests/drivers/tl-race-survey" planted --backend cuda || status=1
+  echo "==== planted races, CPU"; "$root/checked/tests/drivers/tl-race-survey" planted || status=1
   echo "==== puzzles, checked, GPU, +8 random sizes"; "$c/tl-puzzles" check all --backend cuda --random 8 --seed 3 | tail -3 || status=1
   echo "==== tutorials, checked, GPU, +8 random sizes"; "$c/tl-tutorials" check all --backend cuda --random 8 --seed 3 | tail -3 || status=1
-  echo "==== cost: checked build"; "$c/tl-race-survey" cost --backend cuda --reps 7 || status=1
-  echo "==== cost: plain build (no checks)"; "$p/tl-race-survey" cost --backend cuda --reps 7 || status=1
+  echo "==== cost: checked build"; "$root/checked/tests/drivers/tl-race-survey" cost --backend cuda --reps 7 || status=1
+  echo "==== cost: plain build (no checks)"; "$root/plain/tests/drivers/tl-race-survey" cost --backend cuda --reps 7 || status=1
   return $status
 }
 case $stage in

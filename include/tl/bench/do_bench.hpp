@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "../backend/cuda/error.hpp"
-#include "../backend/launch_options.hpp"
+#include "../launch/options.hpp"
 
 namespace tl {
 

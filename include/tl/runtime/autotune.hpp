@@ -47,7 +47,7 @@
 #include <utility>
 #include <vector>
 
-#include "../backend/launch.hpp"
+#include "../launch/launch.hpp"
 #include "../core/dtype.hpp"
 #include "../bench/do_bench.hpp"
 

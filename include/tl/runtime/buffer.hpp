@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "../backend/cuda/error.hpp"
-#include "../backend/launch_options.hpp"
+#include "../launch/options.hpp"
 #include "../core/ptr.hpp"
 
 namespace tl {

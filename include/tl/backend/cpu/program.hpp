@@ -9,7 +9,7 @@
 
 #include "../../core/report.hpp"
 #include "host_threads.hpp"
-#include "trace.hpp"
+#include "../../core/trace.hpp"
 
 namespace tl::detail::cpu {
 

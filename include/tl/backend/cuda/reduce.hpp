@@ -21,7 +21,7 @@
 
 namespace tl::detail::cuda {
 
-// The bit bookkeeping of reduce_by_bits (constexpr, host-testable: tests/test_layout.cpp).
+// The bit bookkeeping of reduce_by_bits (constexpr, host-testable: tests/backend/test_layout.cpp).
 inline constexpr int reduce_group(std::int64_t n_out, int k) {
   int g = 1;
   while (g < 32 && std::int64_t(g) * 2 * n_out <= threads && g * 2 <= k) g *= 2;

@@ -1,12 +1,12 @@
-// tl/backend/launch.hpp: tl::launch, the one entry point of every backend.
+// tl/launch/launch.hpp: tl::launch, the one entry point of every backend.
 //
 //   tl::launch<add_kernel<32>>(tl::grid(tl::cdiv(n, 32)), x, z, n);                  CPU
 //   tl::launch<add_kernel<32>>(tl::grid(tl::cdiv(n, 32)), {.backend = tl::backend::cuda}, x, z, n);
 #pragma once
 
-#include "cpu/launch.hpp"
-#include "cuda/launch.hpp"
-#include "launch_options.hpp"
+#include "cpu.hpp"
+#include "cuda.hpp"
+#include "options.hpp"
 
 namespace tl {
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds

@@ -1,11 +1,11 @@
-// What the docs' code samples may use without declaring it (tests/doc_samples/extract.cpp):
+// What the docs' code samples may use without declaring it (tests/docs/extract.cpp):
 // the library, Triton's None and _, host buffers x, y, z with a size n, and add_kernel.
 #pragma once
 
 #include <iostream>
 #include <vector>
 
-#include <tl/backend/cpu/access_picture.hpp>
+#include <tl/runtime/access_picture.hpp>
 #include <tl/tl.hpp>
 
 using tl::None;

@@ -1,4 +1,4 @@
-// tl/backend/cpu/fault.hpp: a kernel's plain C++ integer division by zero, on the CPU backend.
+// tl/launch/division_fault.hpp: a kernel's plain C++ integer division by zero, on the CPU backend.
 //
 // tl's block expressions define x / 0 and x % 0 (functors.hpp), but a kernel's scalar C++
 // arithmetic (`pid / num_pid_in_group` with a group of 0) is the host processor's division,
@@ -14,8 +14,8 @@
 
 #include <cstring>
 
-#include "host_threads.hpp"
-#include "program.hpp"
+#include "../backend/cpu/host_threads.hpp"
+#include "../backend/cpu/program.hpp"
 
 namespace tl::detail::cpu {
 

@@ -1,4 +1,4 @@
-// tl/backend/cpu/trace.hpp: a record of every load and store of a launch, lane by lane.
+// tl/core/trace.hpp: a record of every load and store of a launch, lane by lane.
 //
 //   tl::trace t;
 //   tl::launch<kernel<32>>(tl::grid(4), {.trace = &t}, x, z, n);
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../../core/report.hpp"
+#include "report.hpp"
 
 namespace tl {
 

@@ -1,4 +1,4 @@
-// tools/difftest: differential testing of the two backends. A "program" is a block kernel
+// tests/drivers/difftest: differential testing of the two backends. A "program" is a block kernel
 // with its compile-time choices made (op, element types, block sizes: one instantiation);
 // a "case" is a program with run-time parameters drawn from a seed (sizes, the layout of its
 // input, a random mask, the masked loads' `other`, the input values). Each case runs on the

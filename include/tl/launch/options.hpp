@@ -1,4 +1,4 @@
-// tl/backend/launch_options.hpp: what every backend's launch shares: the grid, the options,
+// tl/launch/options.hpp: what every backend's launch shares: the grid, the options,
 // the kernel's name and parameters, and the checks made before anything runs.
 #pragma once
 
@@ -17,7 +17,7 @@
 #include "../core/diagnostics.hpp"
 #include "../core/ptr.hpp"
 #include "../core/report.hpp"
-#include "cpu/trace.hpp"
+#include "../core/trace.hpp"
 
 namespace tl {
 
@@ -45,7 +45,7 @@ struct launch_options {
   // CPU
   bool sequential = false;  // run programs one by one in grid order (deterministic prints); also TL_SEQUENTIAL=1
   int threads = 0;          // host threads for the programs; 0: one per hardware thread
-  tl::trace* trace = nullptr;  // record every load and store, lane by lane (tl/backend/cpu/trace.hpp)
+  tl::trace* trace = nullptr;  // record every load and store, lane by lane (tl/core/trace.hpp)
   bool detect_races = true; // report an element two programs store, or one stores and another
                             // loads (an error: the result depends on their order); costs 8 bytes
                             // per element of each buffer stored or loaded through a non-const ptr

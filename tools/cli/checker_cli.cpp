@@ -20,7 +20,7 @@
 #include <string>
 #include <type_traits>
 
-#include <tl/backend/cpu/access_picture.hpp>
+#include <tl/runtime/access_picture.hpp>
 
 #include "checker_cli.hpp"
 #include "cli_numbers.hpp"

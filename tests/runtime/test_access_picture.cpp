@@ -1,7 +1,7 @@
-// The access picture (tl/backend/cpu/access_picture.hpp): what it draws for a launch, checked
-// by counting its cells, and the whole page against a golden file (tests/golden/; regenerate
+// The access picture (tl/runtime/access_picture.hpp): what it draws for a launch, checked
+// by counting its cells, and the whole page against a golden file (tests/runtime/golden/; regenerate
 // with TL_UPDATE_GOLDEN=1 after a deliberate change, and look at the page).
-#include <tl/backend/cpu/access_picture.hpp>
+#include <tl/runtime/access_picture.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -63,7 +63,7 @@ TEST_CASE("an access picture matches its golden file", "[picture]") {
   trace t = add_ten_trace(1);
   t.kernel = "add_ten<8>";  // as written: compilers spell the anonymous namespace differently
   const std::string page = access_picture(t, {.title = "add_ten, mask off by one"});
-  const std::string golden = std::string(TL_TEST_SOURCE_DIR) + "/golden/access_picture_add_ten.html";
+  const std::string golden = std::string(TL_TEST_SOURCE_DIR) + "/runtime/golden/access_picture_add_ten.html";
   if (std::getenv("TL_UPDATE_GOLDEN")) {
     std::ofstream(golden, std::ios::binary) << page;
     WARN("rewrote " << golden);

@@ -2,14 +2,14 @@
 # Every file the project's text points at exists: relative Markdown links in README.md and
 # docs/, and paths written in any tracked file (docs/..., tools/..., include/..., tl/....hpp,
 # examples/..., tests/..., cmake/...). A renamed or removed file leaves no stale pointer behind.
-#   tests/references_exist.sh SOURCE_DIR
+#   tests/docs/references_exist.sh SOURCE_DIR
 set -uo pipefail
-cd "${1:-$(dirname "$0")/..}" || exit 2
+cd "${1:-$(dirname "$0")/../..}" || exit 2
 if ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
   echo "skipped: $(pwd) is not a git checkout (the tracked files are the ones checked)"
   exit 77
 fi
-mapfile -t files < <(git ls-files -- . ':!tests/golden' ':!*.png' ':!*.svg' ':!*.jpg')
+mapfile -t files < <(git ls-files -- . ':!tests/runtime/golden' ':!*.png' ':!*.svg' ':!*.jpg')
 missing=0
 checked=0
 report() { echo "$1: points at $2, which does not exist"; missing=$((missing + 1)); }

@@ -3,9 +3,9 @@
 # is refused; start copies the skeleton once and never over the learner's file; the skeleton
 # fails with the map of unwritten outputs; the solution passes and is drawn; a wrong mask fails
 # with its invalid accesses, drawn in red; the solutions in examples/puzzles/ are untouched.
-#   tests/exercise_checker_test.sh SCRATCH_DIR
+#   tests/examples/exercise_checker_test.sh SCRATCH_DIR
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 scratch=$1
 rm -rf "$scratch"
 export MY_PUZZLES=$scratch/my MY_BUILD=$scratch/build

@@ -1,4 +1,4 @@
-// tl/backend/cuda/launch.hpp: running a grid of programs as a CUDA kernel.
+// tl/launch/cuda.hpp: running a grid of programs as a CUDA kernel.
 //
 // One program is one thread block of 32 * TL_NUM_WARPS threads; grid axis a is blockIdx's
 // axis a. The kernel is a template trampoline, entry<Kernel, ...>, that calls the tl kernel:
@@ -17,13 +17,13 @@
 #include <tuple>
 #include <vector>
 
-#include "../cpu/host_threads.hpp"
-#include "../launch_options.hpp"
-#include "arch/sm80.hpp"
-#include "device_report.hpp"
-#include "error.hpp"
-#include "pipeline.hpp"
-#include "tensor_maps.hpp"
+#include "../backend/cpu/host_threads.hpp"
+#include "options.hpp"
+#include "../backend/cuda/arch/sm80.hpp"
+#include "../backend/cuda/device_report.hpp"
+#include "../backend/cuda/error.hpp"
+#include "../backend/cuda/pipeline.hpp"
+#include "../backend/cuda/tensor_maps.hpp"
 
 namespace tl::detail::cuda {
 

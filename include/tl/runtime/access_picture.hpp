@@ -1,4 +1,4 @@
-// tl/backend/cpu/access_picture.hpp: a launch's loads and stores drawn as a self-contained
+// tl/runtime/access_picture.hpp: a launch's loads and stores drawn as a self-contained
 // HTML page (inline SVG, CSS and a few lines of script; no network, no dependencies).
 //
 //   tl::trace t;
@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "trace.hpp"
+#include "../core/trace.hpp"
 
 namespace tl {
 

@@ -1,4 +1,4 @@
-// tl/backend/cpu/launch.hpp: running every program of a grid on host threads.
+// tl/launch/cpu.hpp: running every program of a grid on host threads.
 #pragma once
 
 #include <exception>
@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "../launch_options.hpp"
-#include "host_threads.hpp"
-#include "program.hpp"
+#include "options.hpp"
+#include "../backend/cpu/host_threads.hpp"
+#include "../backend/cpu/program.hpp"
 #if TL_RUNTIME_DEFINITIONS
-#include "fault.hpp"
+#include "division_fault.hpp"
 #endif
 
 namespace tl::detail::cpu {

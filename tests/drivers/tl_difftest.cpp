@@ -1,4 +1,4 @@
-// tl-difftest: seeded differential testing of the backends (tools/difftest/difftest.hpp).
+// tl-difftest: seeded differential testing of the backends (tests/drivers/difftest/difftest.hpp).
 //
 //   tl-difftest [--seed S] [--cases N] [--backend cpu|cuda]
 //       draws N cases (programs in turn, run-time parameters from the seed), runs each on the

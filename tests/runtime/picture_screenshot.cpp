@@ -5,7 +5,7 @@
 //   - picking a program without invalid accesses hides them.
 // Exit 77 (reported by CTest as skipped, with the message) when chromium is not installed:
 // tools/test.sh installs it (tools/install-deps.sh --tests).
-#include <tl/backend/cpu/access_picture.hpp>
+#include <tl/runtime/access_picture.hpp>
 #include <tl/tl.hpp>
 
 #include "traced_kernels.hpp"
