@@ -36,7 +36,7 @@ void check_same_device(const char* op, const at::Tensor& a, const at::Tensor& b,
 
 // Kernel offsets are 32-bit integers, as Triton's are for tensors under 2^31 elements.
 void check_int32(const char* op, const at::Tensor& t, const char* name) {
-  if (tl::torch_detail::reach(t) >= (1LL << 31))
+  if (tl::detail::reach(t) >= (1LL << 31))
     refuse(op, std::string(name) + " spans 2^31 elements or more; the kernel's offsets are 32-bit");
 }
 

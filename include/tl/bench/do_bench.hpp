@@ -86,7 +86,7 @@ inline bench_result summarize(std::vector<double> times, const bench_options& o)
 inline double tflops(double flops, double ms) { return flops / (ms * 1e-3) / 1e12; }
 inline double gbps(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
 
-namespace bench_detail {
+namespace detail {
 
 inline void check_bench_options(const bench_options& o) {
   for (double q : o.quantiles)
@@ -197,7 +197,7 @@ bench_result bench_cuda(F& fn, const bench_options& o) {
 }
 #endif
 
-}  // namespace bench_detail
+}  // namespace detail
 
 // Times fn() (see the top of this file). fn launches work on o.backend; on the CUDA backend
 // it should not wait for it (tl::launch_options::wait = false), or each call's time includes
@@ -205,10 +205,10 @@ bench_result bench_cuda(F& fn, const bench_options& o) {
 // clock (o.backend = cpu, the default) is refused: that clock would time the launches only.
 template <class F>
 bench_result do_bench(F&& fn, const bench_options& o = {}) {
-  bench_detail::check_bench_options(o);
-  if (o.backend == tl::backend::cpu) return bench_detail::bench_cpu(fn, o);
+  detail::check_bench_options(o);
+  if (o.backend == tl::backend::cpu) return detail::bench_cpu(fn, o);
 #if defined(__CUDACC__)
-  return bench_detail::bench_cuda(fn, o);
+  return detail::bench_cuda(fn, o);
 #else
   throw usage_error("tl::do_bench: timing on the CUDA backend needs the translation unit compiled by nvcc");
 #endif

@@ -96,7 +96,7 @@ struct perf_table {
   void write_svg(const std::string& path) const;
 };
 
-namespace bench_detail {
+namespace detail {
 inline std::string number(double v, int precision = 6) {
   if (std::isnan(v)) return "";
   std::ostringstream o;
@@ -115,10 +115,10 @@ inline std::string xml_escape(const std::string& s) {
   }
   return o;
 }
-}  // namespace bench_detail
+}  // namespace detail
 
 inline std::string perf_table::x_text(std::size_t i, int precision) const {
-  return i < spec.x_labels.size() ? spec.x_labels[i] : bench_detail::number(spec.x_vals[i], precision);
+  return i < spec.x_labels.size() ? spec.x_labels[i] : detail::number(spec.x_vals[i], precision);
 }
 
 inline std::string perf_table::str() const {
@@ -127,7 +127,7 @@ inline std::string perf_table::str() const {
   std::vector<std::vector<std::string>> cells;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     std::vector<std::string> c{x_text(i)};
-    for (const auto& m : rows[i]) c.push_back(std::isnan(m.y) ? "-" : bench_detail::number(m.y, 5));
+    for (const auto& m : rows[i]) c.push_back(std::isnan(m.y) ? "-" : detail::number(m.y, 5));
     cells.push_back(std::move(c));
   }
   std::vector<std::size_t> width(header.size());
@@ -157,7 +157,7 @@ inline void perf_table::write_csv(const std::string& path) const {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     f << x_text(i, 10);
     for (const auto& m : rows[i])
-      f << ',' << bench_detail::number(m.y, 8) << ',' << bench_detail::number(m.y_min, 8) << ',' << bench_detail::number(m.y_max, 8);
+      f << ',' << detail::number(m.y, 8) << ',' << detail::number(m.y_min, 8) << ',' << detail::number(m.y_max, 8);
     f << '\n';
   }
 }
@@ -203,14 +203,14 @@ inline void perf_table::write_svg(const std::string& path) const {
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   s << "<text x=\"" << left + pw / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
-    << bench_detail::xml_escape(spec.plot_name) << "</text>\n";
+    << detail::xml_escape(spec.plot_name) << "</text>\n";
   // y grid and ticks: 5 steps
   for (int k = 0; k <= 5; ++k) {
     const double v = y0 + (y1 - y0) * k / 5, yy = top + ph - ph * k / 5;
     const double label = spec.y_log ? std::pow(10.0, v) : v;
     s << "<line x1=\"" << left << "\" y1=\"" << yy << "\" x2=\"" << left + pw << "\" y2=\"" << yy
       << "\" stroke=\"#ddd\"/>\n<text x=\"" << left - 6 << "\" y=\"" << yy + 4 << "\" text-anchor=\"end\">"
-      << bench_detail::number(label, 3) << "</text>\n";
+      << detail::number(label, 3) << "</text>\n";
   }
   // x ticks at the measured sizes (labels: turned, under their group)
   for (std::size_t i = 0; i < spec.x_vals.size(); ++i) {
@@ -219,17 +219,17 @@ inline void perf_table::write_svg(const std::string& path) const {
       << "\" stroke=\"#eee\"/>\n";
     if (categorical)
       s << "<text transform=\"translate(" << px(x) << "," << top + ph + 12 << ") rotate(30)\" text-anchor=\"start\">"
-        << bench_detail::xml_escape(x_text(i)) << "</text>\n";
+        << detail::xml_escape(x_text(i)) << "</text>\n";
     else
-      s << "<text x=\"" << px(x) << "\" y=\"" << top + ph + 16 << "\" text-anchor=\"middle\">" << bench_detail::number(x)
+      s << "<text x=\"" << px(x) << "\" y=\"" << top + ph + 16 << "\" text-anchor=\"middle\">" << detail::number(x)
         << "</text>\n";
   }
   s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << pw << "\" height=\"" << ph
     << "\" fill=\"none\" stroke=\"black\"/>\n";
   s << "<text x=\"" << left + pw / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">"
-    << bench_detail::xml_escape(spec.x_name) << (spec.x_log ? " (log scale)" : "") << "</text>\n";
+    << detail::xml_escape(spec.x_name) << (spec.x_log ? " (log scale)" : "") << "</text>\n";
   s << "<text transform=\"translate(18," << top + ph / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
-    << bench_detail::xml_escape(spec.ylabel) << "</text>\n";
+    << detail::xml_escape(spec.ylabel) << "</text>\n";
   for (std::size_t j = 0; j < spec.line_vals.size(); ++j) {
     const line_style st = j < spec.styles.size() ? spec.styles[j] : line_style{};
     const std::string color = st.color.empty() ? palette[j % 7] : st.color;
@@ -249,7 +249,7 @@ inline void perf_table::write_svg(const std::string& path) const {
       }
       const double ly = top + 14 + 20 * double(j);
       s << "<rect x=\"" << left + pw + 15 << "\" y=\"" << ly - 6 << "\" width=\"30\" height=\"12\" fill=\"" << color
-        << "\"/>\n<text x=\"" << left + pw + 52 << "\" y=\"" << ly + 4 << "\">" << bench_detail::xml_escape(name_of(j))
+        << "\"/>\n<text x=\"" << left + pw + 52 << "\" y=\"" << ly + 4 << "\">" << detail::xml_escape(name_of(j))
         << "</text>\n";
       continue;
     }
@@ -263,10 +263,10 @@ inline void perf_table::write_svg(const std::string& path) const {
         if (!pieces.back().empty()) pieces.emplace_back();
         continue;
       }
-      pieces.back() += bench_detail::number(px(spec.x_vals[i])) + "," + bench_detail::number(py(m.y)) + " ";
+      pieces.back() += detail::number(px(spec.x_vals[i])) + "," + detail::number(py(m.y)) + " ";
       if (!std::isnan(m.y_min) && !std::isnan(m.y_max) && !(spec.y_log && m.y_min <= 0)) {
-        band_top += bench_detail::number(px(spec.x_vals[i])) + "," + bench_detail::number(py(m.y_max)) + " ";
-        band_bottom = bench_detail::number(px(spec.x_vals[i])) + "," + bench_detail::number(py(m.y_min)) + " " + band_bottom;
+        band_top += detail::number(px(spec.x_vals[i])) + "," + detail::number(py(m.y_max)) + " ";
+        band_bottom = detail::number(px(spec.x_vals[i])) + "," + detail::number(py(m.y_min)) + " " + band_bottom;
       }
       s << "<circle cx=\"" << px(spec.x_vals[i]) << "\" cy=\"" << py(m.y) << "\" r=\"3\" fill=\"" << color
         << "\"/>\n";
@@ -281,7 +281,7 @@ inline void perf_table::write_svg(const std::string& path) const {
     const double ly = top + 14 + 20 * double(j);
     s << "<line x1=\"" << left + pw + 15 << "\" y1=\"" << ly << "\" x2=\"" << left + pw + 45 << "\" y2=\"" << ly
       << "\" stroke=\"" << color << "\" stroke-width=\"2\"" << dash << "/>\n<text x=\"" << left + pw + 52
-      << "\" y=\"" << ly + 4 << "\">" << bench_detail::xml_escape(name_of(j)) << "</text>\n";
+      << "\" y=\"" << ly + 4 << "\">" << detail::xml_escape(name_of(j)) << "</text>\n";
   }
   s << "</svg>\n";
   std::ofstream f(path);

@@ -12,9 +12,7 @@
 
 #include "../core/dtype.hpp"
 
-namespace tl::op {
-
-namespace detail_ {
+namespace tl::detail {
 template <class T>
 TL_INLINE T wrap_add(T a, T b) {
   if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
@@ -42,20 +40,22 @@ TL_INLINE T wrap_mul(T a, T b) {
     return static_cast<T>(a * b);
   }
 }
-}  // namespace detail_
+}  // namespace tl::detail
+
+namespace tl::op {
 
 // Binary ops. `comparison` ops return bool; `div_or_mod` ops promote 16-bit floats to float32.
 struct add {
   static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
-  template <class T> TL_INLINE T operator()(T a, T b) const { return detail_::wrap_add(a, b); }
+  template <class T> TL_INLINE T operator()(T a, T b) const { return detail::wrap_add(a, b); }
 };
 struct sub {
   static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
-  template <class T> TL_INLINE T operator()(T a, T b) const { return detail_::wrap_sub(a, b); }
+  template <class T> TL_INLINE T operator()(T a, T b) const { return detail::wrap_sub(a, b); }
 };
 struct mul {
   static constexpr bool comparison = false, div_or_mod = false, bitwise = false;
-  template <class T> TL_INLINE T operator()(T a, T b) const { return detail_::wrap_mul(a, b); }
+  template <class T> TL_INLINE T operator()(T a, T b) const { return detail::wrap_mul(a, b); }
 };
 struct div {
   static constexpr bool comparison = false, div_or_mod = true, bitwise = false;
@@ -64,7 +64,7 @@ struct div {
     if constexpr (std::is_integral_v<T>) {
       if (b == T(0)) return T(0);
       if constexpr (std::is_signed_v<T>)
-        if (b == T(-1)) return detail_::wrap_sub(T(0), a);  // INT_MIN / -1 wraps
+        if (b == T(-1)) return detail::wrap_sub(T(0), a);  // INT_MIN / -1 wraps
       return static_cast<T>(a / b);
     } else {
 #if TL_DEVICE_PASS
@@ -246,14 +246,14 @@ struct cdiv {
   static constexpr bool comparison = false, div_or_mod = true, bitwise = false;
   template <class T>
   TL_INLINE T operator()(T a, T b) const {
-    return div{}(detail_::wrap_sub(detail_::wrap_add(a, b), T(1)), b);
+    return div{}(detail::wrap_sub(detail::wrap_add(a, b), T(1)), b);
   }
 };
 
 // Unary ops. `floating_only` ops reject integer blocks at compile time.
 struct neg {
   static constexpr bool floating_only = false, integer_only = false, logical = false;
-  template <class T> TL_INLINE T operator()(T a) const { return detail_::wrap_sub(T(0), a); }
+  template <class T> TL_INLINE T operator()(T a) const { return detail::wrap_sub(T(0), a); }
 };
 struct bit_not {
   static constexpr bool floating_only = false, integer_only = true, logical = false;
@@ -272,7 +272,7 @@ struct abs {
   template <class T>
   TL_INLINE T operator()(T a) const {
     if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
-    else if constexpr (std::is_signed_v<T>) return a < T(0) ? detail_::wrap_sub(T(0), a) : a;
+    else if constexpr (std::is_signed_v<T>) return a < T(0) ? detail::wrap_sub(T(0), a) : a;
     else return a;
   }
 };

@@ -9,9 +9,8 @@
 #include "options.hpp"
 
 namespace tl {
+namespace detail {
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
-
-namespace launch_detail {  // not tl::detail: this one is in the ABI namespace
 template <auto Kernel, class... Args>
 launch_report run(const grid& g, const launch_options& options, Args&&... args) {
   using params = typename detail::kernel_params<decltype(Kernel)>::tuple;
@@ -40,7 +39,10 @@ launch_report run(const grid& g, const launch_options& options, Args&&... args) 
   detail::finish_report(r, options);
   return r;
 }
-}  // namespace launch_detail
+}  // namespace TL_LAUNCH_ABI
+}  // namespace detail
+
+inline namespace TL_LAUNCH_ABI {
 
 // launch<kernel>(grid, options, args...): runs kernel(args...) once per program of the grid.
 // Arguments convert to the kernel's parameter types (a std::vector<float>& becomes a checked
@@ -50,7 +52,7 @@ template <auto Kernel, class... Args>
 launch_report launch(const grid& g, const launch_options& options, Args&&... args) {
   // A kernel or argument mistake stops at its one tl::error: the launch is not instantiated.
   if constexpr (detail::launch_is_well_formed<Kernel, Args&&...>())
-    return launch_detail::run<Kernel>(g, options, std::forward<Args>(args)...);
+    return detail::run<Kernel>(g, options, std::forward<Args>(args)...);
   else
     return {};
 }

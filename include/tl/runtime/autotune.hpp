@@ -189,7 +189,7 @@ class autotuner {
     return registry().runners.count({int(b), i}) > 0;
   }
 
-  // Called by TL_AUTOTUNE_UNIT through autotune_detail::register_unit: config i runs on backend b.
+  // Called by TL_AUTOTUNE_UNIT through detail::register_unit: config i runs on backend b.
   static void add_runner(tl::backend b, int i, runner r) {
     std::lock_guard<std::mutex> lock(registry().mutex);
     registry().runners.emplace(std::pair{int(b), i}, std::move(r));
@@ -412,8 +412,8 @@ class autotuner {
   int tunings_run_ = 0;
 };
 
+namespace detail {
 inline namespace TL_LAUNCH_ABI {  // per TL_NUM_WARPS: this translation unit's configs
-namespace autotune_detail {
 
 template <auto Kernel, class Params>
 launch_report run_with(const grid& g, const launch_options& lo, const Params& bound) {
@@ -450,11 +450,11 @@ bool register_unit(const autotuner<Configs, KernelOf>&) {
       std::make_integer_sequence<int, int(std::size(Configs))>{});
 }
 
-}  // namespace autotune_detail
 }  // namespace TL_LAUNCH_ABI
+}  // namespace detail
 }  // namespace tl
 
 // TL_AUTOTUNE_UNIT(tuner): this translation unit compiles the tuner's configs it can (see the
 // top of this file). At namespace scope, after the tuner's definition.
 #define TL_AUTOTUNE_UNIT(tuner) \
-  [[maybe_unused]] static const bool TL_CAT_(tl_autotune_unit_, __LINE__) = ::tl::autotune_detail::register_unit(tuner);
+  [[maybe_unused]] static const bool TL_CAT_(tl_autotune_unit_, __LINE__) = ::tl::detail::register_unit(tuner);

@@ -18,7 +18,7 @@
 #include "buffer.hpp"
 
 namespace tl {
-namespace check_detail {
+namespace detail {
 
 inline std::string tensor_label(int index, const char* name, const std::string& shape = {}) {
   std::string s = "tensor #" + std::to_string(index);
@@ -123,14 +123,14 @@ std::int64_t elements_of(const R& r) {
   return std::int64_t(std::ranges::size(r));
 }
 
-}  // namespace check_detail
+}  // namespace detail
 
 // Throws tl::usage_error naming the first tensor that is not contiguous or not where the
 // backend's programs can read it (or a null or misaligned pointer).
 template <class... Tensors>
 void check_tensors_ready(tl::backend on, const Tensors&... tensors) {
   int index = 0;
-  (check_detail::check_tensor(index++, tensors, on), ...);
+  (detail::check_tensor(index++, tensors, on), ...);
 }
 
 // The size check a launcher makes before launching a kernel that indexes a tensor with the
@@ -153,9 +153,9 @@ void check_shape(const buffer<T>& b, const extents& expected, const char* name =
   check_shape(b.view_of(), expected, name);
 }
 template <class R>
-  requires(requires(const R& r) { check_detail::elements_of(r); } && !host_matrix<R>)
+  requires(requires(const R& r) { detail::elements_of(r); } && !host_matrix<R>)
 void check_shape(const R& r, const extents& expected, const char* name = nullptr) {
-  const std::int64_t have = check_detail::elements_of(r);
+  const std::int64_t have = detail::elements_of(r);
   const char* label = name ? name : "tensor";
   if (have < 0) return;  // an unchecked pointer: its size is not known
   if (have < expected.numel())
@@ -171,7 +171,7 @@ void check_shape(const M& m, const extents& expected, const char* name = nullptr
                       "; the launch needs " + expected.str());
 }
 
-namespace check_detail {
+namespace detail {
 struct place {
   tl::backend where = tl::backend::cpu;
   int device = -1;
@@ -214,7 +214,7 @@ template <class T>
 void agree(place& p, const buffer<T>& b, int index) {
   agree(p, b.view_of(), index);
 }
-}  // namespace check_detail
+}  // namespace detail
 
 // The launch options that run a kernel where its tensors (tl::view, tl::buffer) are: the CUDA
 // backend, on their device, when they are in GPU memory; the CPU backend when in host memory.
@@ -223,9 +223,9 @@ void agree(place& p, const buffer<T>& b, int index) {
 //   tl::launch<k>(grid, tl::options_for(x, y), x, y, n);
 template <class... Tensors>
 launch_options options_for(launch_options base, const Tensors&... tensors) {
-  check_detail::place p;
+  detail::place p;
   int index = 0;
-  (check_detail::agree(p, tensors, index++), ...);
+  (detail::agree(p, tensors, index++), ...);
   base.backend = p.where;
   if (p.where == tl::backend::cpu) base.device = -1;
   else if (p.device >= 0) base.device = p.device;  // else the caller's choice (base.device) stands

@@ -51,7 +51,7 @@ struct dlpack_versioned_tensor {
 };
 #endif
 
-namespace dlpack_detail {
+namespace detail {
 
 // DLPack's numbers that a 0.x header may not name (DLPack 1.0 and 1.1's values).
 inline constexpr std::uint8_t code_int = 0, code_uint = 1, code_float = 2, code_bfloat = 4, code_bool = 6,
@@ -194,20 +194,20 @@ inline const DLTensor& unwrap(const dlpack_versioned_tensor* m, const char* name
   return m->dl_tensor;
 }
 
-}  // namespace dlpack_detail
+}  // namespace detail
 
 // A view of a DLPack tensor of 0 to 3 axes (a scalar is a view of one element), with its shape,
 // strides (in elements; compact row-major where the tensor gives none) and device.
 template <class T>
 view<T> from_dlpack(const DLTensor& t, const char* name = nullptr, bool read_only = false) {
-  T* start = dlpack_detail::checked_start<T>(t, name, read_only);
+  T* start = detail::checked_start<T>(t, name, read_only);
   if (t.ndim > 3)
-    dlpack_detail::refuse(name, "has " + std::to_string(t.ndim) + " axes (" + dlpack_detail::shape_text(t) +
+    detail::refuse(name, "has " + std::to_string(t.ndim) + " axes (" + detail::shape_text(t) +
                                     "); a tl::view takes 0 to 3: merge axes first, or take a tl::ptr with tl::ptr_from_dlpack");
   view<T> v;
   v.data = start;
   v.name = name;
-  v.where = dlpack_detail::backend_of(t);
+  v.where = detail::backend_of(t);
   v.device = v.where == tl::backend::cuda ? int(t.device.device_id) : -1;
   v.shape.rank = t.ndim == 0 ? 1 : t.ndim;
   std::int64_t step = 1;
@@ -217,7 +217,7 @@ view<T> from_dlpack(const DLTensor& t, const char* name = nullptr, bool read_onl
     step *= t.shape[a];
   }
   if (t.ndim == 0) v.shape.size[0] = 1;
-  v.extent = dlpack_detail::reach(t);
+  v.extent = detail::reach(t);
   return v;
 }
 // Either managed form: its tensor, after the form's own checks.
@@ -225,7 +225,7 @@ template <class T, class M>
   requires(std::is_same_v<M, DLManagedTensor> || std::is_same_v<M, dlpack_versioned_tensor>)
 view<T> from_dlpack(const M* m, const char* name = nullptr) {
   bool read_only = false;
-  const DLTensor& t = dlpack_detail::unwrap(m, name, read_only);
+  const DLTensor& t = detail::unwrap(m, name, read_only);
   return from_dlpack<T>(t, name, read_only);
 }
 
@@ -233,14 +233,14 @@ view<T> from_dlpack(const M* m, const char* name = nullptr) {
 // elements as its shape and strides reach (what the CPU backend checks every access against).
 template <class T>
 ptr<T> ptr_from_dlpack(const DLTensor& t, const char* name = nullptr, bool read_only = false) {
-  T* start = dlpack_detail::checked_start<T>(t, name, read_only);
-  return ptr<T>(start, dlpack_detail::reach(t), name);
+  T* start = detail::checked_start<T>(t, name, read_only);
+  return ptr<T>(start, detail::reach(t), name);
 }
 template <class T, class M>
   requires(std::is_same_v<M, DLManagedTensor> || std::is_same_v<M, dlpack_versioned_tensor>)
 ptr<T> ptr_from_dlpack(const M* m, const char* name = nullptr) {
   bool read_only = false;
-  const DLTensor& t = dlpack_detail::unwrap(m, name, read_only);
+  const DLTensor& t = detail::unwrap(m, name, read_only);
   return ptr_from_dlpack<T>(t, name, read_only);
 }
 

@@ -35,7 +35,7 @@
 #include "check.hpp"
 
 namespace tl {
-namespace torch_detail {
+namespace detail {
 
 // The torch dtype of tl's element type T (c10::ScalarType::Undefined where torch has none).
 template <class T>
@@ -105,15 +105,15 @@ inline std::int64_t reach(const at::Tensor& t) {
   return last + 1;
 }
 
-}  // namespace torch_detail
+}  // namespace detail
 
 // A view of a torch tensor of 0 to 3 axes (a scalar: one element), with its strides and device.
 // `name` (for reports) must outlive the view: a string literal.
 template <class T>
 view<T> from_torch(const at::Tensor& t, const char* name = nullptr) {
-  T* start = torch_detail::checked_start<T>(t, name);
+  T* start = detail::checked_start<T>(t, name);
   if (t.dim() > 3)
-    torch_detail::refuse(name, "has " + std::to_string(t.dim()) +
+    detail::refuse(name, "has " + std::to_string(t.dim()) +
                                    " axes; a tl::view takes 0 to 3: reshape it, or take a tl::ptr with tl::ptr_from_torch");
   view<T> v;
   v.data = start;
@@ -125,7 +125,7 @@ view<T> from_torch(const at::Tensor& t, const char* name = nullptr) {
     v.shape.size[std::size_t(a)] = t.size(a);
     v.strides[std::size_t(a)] = t.stride(a);
   }
-  v.extent = torch_detail::reach(t);
+  v.extent = detail::reach(t);
   return v;
 }
 
@@ -133,8 +133,8 @@ view<T> from_torch(const at::Tensor& t, const char* name = nullptr) {
 // elements as its sizes and strides reach.
 template <class T>
 ptr<T> ptr_from_torch(const at::Tensor& t, const char* name = nullptr) {
-  T* start = torch_detail::checked_start<T>(t, name);
-  return ptr<T>(start, torch_detail::reach(t), name);
+  T* start = detail::checked_start<T>(t, name);
+  return ptr<T>(start, detail::reach(t), name);
 }
 
 // tl::options_for (the tensors' backend and device) on PyTorch's current stream of that device.
