@@ -63,7 +63,7 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 // tensor maps the dot builds, in a ring of up to num_stages buffers; 0 copies them with
 // cp.async, as any affine block. The copy engine's path is correct and tested, and slower than
 // cp.async's in today's dot, which waits for its instructions at each call
-// (docs/performance.md): it is there for the warp-specialized pipeline that will overlap them.
+// (docs/performance-history.md): it is there for the warp-specialized pipeline that will overlap them.
 #ifndef TL_DESCRIPTOR_TMA
 #define TL_DESCRIPTOR_TMA 0
 #endif

@@ -10,7 +10,7 @@
 //   dependent loads, multiplications and shuffles; 8 warps a program put twice as many of these
 //   chains on each multiprocessor. Timed with 4 too (cases_attention.cu).
 // Puzzles 9 and 12 run slower with 8 warps than with 4 and are timed with 4 only
-// (docs/performance.md).
+// (docs/performance-history.md).
 #if TL_NUM_WARPS != 8
 #error "cases_8warps.cu is compiled with TL_NUM_WARPS=8 (tools/CMakeLists.txt)"
 #endif

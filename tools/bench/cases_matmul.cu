@@ -10,7 +10,7 @@ void add_matmul_cases(std::vector<bench_case>& cs) {
   using tl::grid;
   // 11 fp16 with 4 warps: with the dot copying the next K step ahead (num_stages), a step's
   // work is issued by half as many warps as with 8, each holding the 128 x 128 accumulator;
-  // faster than 8 (docs/performance.md), which cases_8warps.cu times for comparison.
+  // faster than 8 (docs/performance-history.md), which cases_8warps.cu times for comparison.
   auto c = matmul_case("fp16", kind::f16, 64, ceiling::cublas_f16_batched, 1e-4, TL_NUM_WARPS,
                        [](const arrays& a, const sizes& n, const tl::launch_options& o) {
                          tl::launch<dot_kernel<128, 128, 1, 64, tl::fp16, tl::ieee>>(

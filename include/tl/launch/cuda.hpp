@@ -29,7 +29,7 @@ namespace tl::detail::cuda {
 
 // A minimum of 1 is not passed on: with an explicit one ptxas gave puzzle 11's 8-warp kernel
 // more registers than with the thread count alone, and one program per SM instead of two
-// (docs/performance.md).
+// (docs/performance-history.md).
 #if TL_MIN_PROGRAMS_PER_SM > 1
 #define TL_ENTRY_BOUNDS(warps) __launch_bounds__((warps) * 32, TL_MIN_PROGRAMS_PER_SM)
 #else

@@ -1,7 +1,7 @@
 // Tutorial 06's backward for the second suite: the preprocess and the backward kernel launched
 // as the tutorial launches them (its blocks: 32 / 128 / 128 / 32, slices of 2). The warp count
 // is the translation unit's: head dim 64 runs with 4 warps (entries_attention_bwd64.cu), head
-// dim 128 with 8 (entries_attention_bwd.cu), each the faster of the two (docs/performance.md).
+// dim 128 with 8 (entries_attention_bwd.cu), each the faster of the two (docs/performance-history.md).
 #pragma once
 
 #include <cstdint>

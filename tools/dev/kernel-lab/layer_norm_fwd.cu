@@ -1,6 +1,6 @@
 // The layer norm forward at 1024 columns (tutorial 05): tl's kernel beside hand-written CUDA
 // with one choice changed at a time, so that what separates tl from Triton there can be timed
-// piece by piece (tools/dev/kernel-lab/run.sh; docs/performance.md, "the sixth round").
+// piece by piece (tools/dev/kernel-lab/run.sh; docs/performance-history.md).
 #include <cuda_fp16.h>
 #include "../../bench/tutorials/layer_norm.hpp"
 

@@ -20,7 +20,7 @@
 // float32 operands are stored as they are: the tensor cores read them as tf32, dropping the low
 // 13 mantissa bits, which is the tf32 the CPU backend emulates (ops/dot.hpp). Rounding them on
 // the way in would cost more than the conversion: the compiler then funnels the operand loads
-// through one register quad, each waiting for the one before (docs/performance.md).
+// through one register quad, each waiting for the one before (docs/performance-history.md).
 //
 // The dot runs in named steps (wgmma_dot below):
 //   plan        wgmma_plan: instruction shape, K step, row widths, which operand goes how
@@ -177,7 +177,7 @@ struct wgmma_dot {
   static constexpr bool permuted = !LO::mma_order;
   static constexpr bool a_regs = P::a_regs;
   // A's columns in registers at once, with A from registers: 32 (fewer cost a barrier per
-  // group of columns, more raise the kernel's registers; docs/performance.md).
+  // group of columns, more raise the kernel's registers; docs/performance-history.md).
   static constexpr int KA = KC < 32 ? KC : 32;
   // A's row width. When A is an expression, its threads store it 16 bytes a lane (4 float32
   // cells), and the 8 lanes of a store phase hold 4 chunks of rows r and r + 1: in 128-byte
@@ -189,7 +189,7 @@ struct wgmma_dot {
   static constexpr int a_bytes = a_regs ? 0 : M * KC * size;
   // A K-major B (float32) is copied into its transposed place only when A comes from
   // registers: with A copied too, its 4-byte copies were slower than its loads and transposed
-  // stores; with A from registers they are faster (docs/performance.md).
+  // stores; with A from registers they are faster (docs/performance-history.md).
   static constexpr bool b_rows = P::b_rows;
   // With b_rows the tile copied is x's (B = trans(x)): N rows of K cells.
   using BSource = typename b_source<EB, b_rows>::type;

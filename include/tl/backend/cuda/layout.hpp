@@ -178,7 +178,7 @@ TL_INLINE constexpr std::int64_t flat_by_runs(int t, int i) {
   return flat_bits_from<M, 0>(t, i);
 }
 // The same, one bit at a time: the tiled layouts keep it (the dots were tuned on the code it
-// gives; by runs they measured slower, docs/performance.md).
+// gives; by runs they measured slower, docs/performance-history.md).
 template <int Src>
 TL_INLINE constexpr std::int64_t bit_of(int t, int i) {
   if constexpr (Src >= 0) return (i >> Src) & 1;

@@ -136,7 +136,7 @@ __device__ __forceinline__ bool chunk_is_vector(const P (&p)[V], const bool (&m)
 // empty volatile asm: the per-element coordinates derived from it are then computed where the
 // general path runs. Read plainly, they are loop invariants that get hoisted out of the
 // kernel's loops and held in registers through the fast path as well, and ptxas sizes the
-// program by them (docs/performance.md has the registers before and after).
+// program by them (docs/performance-history.md has the registers before and after).
 template <bool AfterFastPath>
 __device__ __forceinline__ int general_path_thread_id() {
   int t = thread_id();
@@ -216,7 +216,7 @@ __device__ __forceinline__ bool affine_setup(const EP& ptrs, const EM& mask, P& 
 // access computes anyway, so the origin's low bits need no registers and arithmetic of their own.
 // Stores test so (a matmul's epilogue ran faster); loads test the origin: tested on the thread's
 // chunk, the compiler moved loads ahead and a tf32 dot kernel lost half its programs to registers
-// (docs/performance.md, the seventh round).
+// (docs/performance-history.md).
 template <int V, class T>
 __device__ __forceinline__ bool chunk_aligned(const T* first_chunk) {
   return reinterpret_cast<std::uintptr_t>(first_chunk) % (sizeof(T) * V) == 0;

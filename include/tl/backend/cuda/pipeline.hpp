@@ -38,7 +38,7 @@
 //
 // Two buffers beside the arena, not num_stages: on puzzle 11 (fp16, 128 x 128 x 64 tiles) two
 // steps ahead ran no faster than one, and more buffers cost programs per multiprocessor for
-// larger tiles (docs/performance.md). The copy engine's ring (TL_DESCRIPTOR_TMA, dot_wgmma.hpp:
+// larger tiles (docs/performance-history.md). The copy engine's ring (TL_DESCRIPTOR_TMA, dot_wgmma.hpp:
 // run_from_tma) uses up to num_stages buffers (max_ring_buffers), as many as the launch gave
 // (ring_count); its state, written by thread 0, is tma_state below.
 //

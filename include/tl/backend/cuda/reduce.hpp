@@ -83,7 +83,7 @@ constexpr unsigned varying_slot_bits(int lo, int hi) {
 // (2 lane bits, 4 kept slots) takes 2 + 1 shuffles instead of 4 + 4, and the move to the
 // output's lanes one shuffle instead of four. Used when the results then move by shuffles
 // (3a below); before a move through shared memory it costs time (its selects, and a writer
-// per lane instead of per 4; docs/performance.md), so there every axis lane bit takes a
+// per lane instead of per 4; docs/performance-history.md), so there every axis lane bit takes a
 // butterfly step (scatter = false).
 template <class L>
 struct scatter_plan {
