@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Copies the build dependencies (Catch2, CLI11, Eigen, with their CMake package files; libpng
+# Copies the build dependencies (Catch2, CLI11, Eigen, with their CMake package files; DLPack's
+# header; libpng
 # and zlib as static libraries with their headers) from this machine's Debian packages into
 # .deps/prefix, for a GPU machine that has nvcc and CMake but cannot install packages.
 # tools/gpu-check.sh uses .deps/prefix if present.
@@ -9,7 +10,7 @@ tools/install-deps.sh
 p=.deps/prefix
 rm -rf .deps
 mkdir -p "$p/include" "$p/lib/cmake" "$p/share/cmake" "$p/share/eigen3"
-cp -r /usr/include/catch2 /usr/include/CLI /usr/include/eigen3 "$p/include/"
+cp -r /usr/include/catch2 /usr/include/CLI /usr/include/eigen3 /usr/include/dlpack "$p/include/"
 cp -r /usr/lib/cmake/Catch2 "$p/lib/cmake/"
 cp "$(dpkg -L catch2 | grep 'libCatch2WithMain.a$' | head -1)" "$p/lib/"
 cp -r /usr/share/cmake/CLI11 "$p/share/cmake/"
