@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Copies the build dependencies (Catch2, CLI11, Eigen, with their CMake package files; DLPack's
-# header; libpng
-# and zlib as static libraries with their headers) from this machine's Debian packages into
+# header; libpng and zlib as static libraries with their headers) from this machine's Debian packages into
 # .deps/prefix, for a GPU machine that has nvcc and CMake but cannot install packages.
 # tools/gpu-check.sh uses .deps/prefix if present.
 set -euo pipefail
