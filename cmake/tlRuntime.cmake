@@ -18,6 +18,8 @@ function(tl_add_compiled_runtime name)
     list(APPEND sources ${dir}/runtime_cuda.cu)
   endif()
   add_library(${name} STATIC ${sources})
+  # Position-independent, so that shared libraries (a Python extension, a plugin) can link it.
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_compile_definitions(${name} PUBLIC TL_COMPILED_RUNTIME=1)
   if(TARGET tl::tl)
     target_link_libraries(${name} PUBLIC tl::tl)
