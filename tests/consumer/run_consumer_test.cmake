@@ -23,3 +23,4 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/consumer -B ${consumer} -G ${GENERAT
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${consumer})
 run(${consumer}/consumer)
+run(${consumer}/consumer_compiled_runtime)
