@@ -102,6 +102,14 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 #ifndef TL_COMPILED_RUNTIME
 #define TL_COMPILED_RUNTIME 0
 #endif
+// The definitions are host code: nvcc's device pass, which generates none, reads only the
+// declarations (not inline there, so that none is an inline function left undefined).
+#if TL_DEVICE_PASS
+#define TL_RUNTIME_FN
+#define TL_RUNTIME_DEFINITIONS 0
+#define TL_CUDA_RUNTIME_FN
+#define TL_CUDA_RUNTIME_DEFINITIONS 0
+#else
 #if defined(TL_RUNTIME_IMPLEMENTATION)
 #define TL_RUNTIME_FN
 #define TL_RUNTIME_DEFINITIONS 1
@@ -123,6 +131,7 @@ static_assert(TL_NUM_WARPS == 1 || TL_NUM_WARPS == 2 || TL_NUM_WARPS == 4 || TL_
 #else
 #define TL_CUDA_RUNTIME_FN inline
 #define TL_CUDA_RUNTIME_DEFINITIONS 1
+#endif
 #endif
 
 #if TL_DEVICE_PASS
