@@ -36,7 +36,7 @@ struct request {
   sizes n;
   constexprs c;
   std::uint64_t seed = 0;
-  tl::launch_options launch{.failure = tl::on_failure::collect};
+  tl::launch_options launch{.backend = tl::backend::cpu, .failure = tl::on_failure::collect};
 };
 
 struct outcome {

@@ -83,6 +83,38 @@ TEST_CASE("a view's device and tl::options_for run the launch where its memory i
   CHECK_THROWS_WITH(tl::options_for(xv, other), Catch::Contains("one launch runs on one device"));
 }
 
+TEST_CASE("a launch without a backend runs where its arguments are; GPU memory is refused to the CPU backend",
+          "[gpu][runtime][launch]") {
+  const int n = 1000;
+  std::vector<float> host(n);
+  for (int i = 0; i < n; ++i) host[std::size_t(i)] = float(i) * 0.25f;
+  tl::buffer<float> x(host, {n}, tl::backend::cuda, "x");
+  tl::buffer<float> z = x.full_like(-1.0f, "z");
+  // Buffers and views in GPU memory, no options: the CUDA backend.
+  auto r = tl::launch<busy_copy<256, 0>>(tl::grid(tl::cdiv(n, 256)), x, z, n);
+  CHECK(r.ok());
+  CHECK(z.to_host() == host);
+  // Raw pointers into GPU memory: the CUDA runtime says where they are.
+  z.fill(-1.0f);
+  tl::launch<busy_copy<256, 0>>(tl::grid(tl::cdiv(n, 256)), tl::ptr<const float>(x.data(), n, "xp"),
+                                tl::ptr<float>(z.data(), n, "zp"), n);
+  CHECK(z.to_host() == host);
+  // Host vectors, no options: the CPU backend.
+  std::vector<float> out(n, -1.0f);
+  tl::launch<busy_copy<256, 0>>(tl::grid(tl::cdiv(n, 256)), host, out, n);
+  CHECK(out == host);
+  // The CPU backend asked for, with GPU memory: refused by name, nothing runs.
+  CHECK_THROWS_WITH((tl::launch<busy_copy<256, 0>>(tl::grid(1), {.backend = tl::backend::cpu},
+                                                   tl::ptr<const float>(x.data(), n, "xp"), out, n)),
+                    Catch::Contains("argument #0 ('xp') is in GPU memory"));
+  // A mix, no options: refused by name; with .backend = cuda the host vector is copied in and out.
+  CHECK_THROWS_WITH((tl::launch<busy_copy<256, 0>>(tl::grid(1), x, out, n)),
+                    Catch::Contains("argument #0 ('x') is in GPU memory"));
+  out.assign(n, -1.0f);
+  tl::launch<busy_copy<256, 0>>(tl::grid(tl::cdiv(n, 256)), {.backend = tl::backend::cuda}, x, out, n);
+  CHECK(out == host);
+}
+
 TEST_CASE("do_bench times a kernel with CUDA events; the autotuner picks the fast CUDA config", "[gpu][runtime]") {
   const int n = 1 << 22;
   const tl::buffer<float> x(random_values<float>(std::size_t(n), -1, 1), tl::backend::cuda, "x");

@@ -667,3 +667,89 @@ TEST_CASE("hints with one value an axis check each axis", "[launch]") {
   REQUIRE(odd.hint_count == 2);
   REQUIRE(odd.str().find("tl::multiple_of(x, 8) along axis 1 is contradicted by the data: element 8 is 36") != std::string::npos);
 }
+
+// Outputs left partly unwritten: a grid of n / B instead of cdiv(n, B), an offset that skips the
+// head, a mask with holes; and what is not noted: rows' padding, an update, an accumulator, a
+// mostly unwritten output (a deliberate partial update).
+namespace unwritten_test {
+template <int B>
+TL_KERNEL void scale(ptr<const float> x, ptr<float> z, int n, int skip) {
+  auto offs = skip + program_id(0) * B + arange<0, B>();
+  store(z + offs, load(x + offs, offs < n) * 2.0f, offs < n);
+}
+template <int B>
+TL_KERNEL void padded_rows(ptr<float> z, int cols, int stride) {
+  auto c = arange<0, B>();
+  store(z + program_id(0) * stride + c, 1.0f, c < cols);
+}
+template <int B>
+TL_KERNEL void holes(ptr<float> z, int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  store(z + offs, 1.0f, (offs < n) & (offs != 13) & (offs != 40) & (offs != 41));
+}
+template <int B>
+TL_KERNEL void bump(ptr<float> z, int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  store(z + offs, load(z + offs, offs < n) + 1.0f, offs < n);
+}
+template <int B>
+TL_KERNEL void count_into(ptr<int> bins, ptr<const int> keys, int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  atomic_add(bins + load(keys + offs, offs < n), 1, offs < n);
+}
+}  // namespace unwritten_test
+
+TEST_CASE("outputs left partly unwritten are noted, by default on stderr; fail makes them errors",
+          "[launch][unwritten]") {
+  using namespace unwritten_test;
+  const int n = 100;
+  std::vector<float> x(n, 1.0f), z(n, -1.0f);
+  // A grid of n / 32 programs: the last 4 elements are never stored.
+  auto r = launch<scale<32>>(grid(n / 32), std::as_const(x), ptr(z, "z"), n, 0);
+  REQUIRE(r.ok());
+  REQUIRE(r.unwritten.size() == 1);
+  CHECK(r.unwritten[0] == "z: elements 96..99 of 100 were never stored; is the grid cdiv(n, BLOCK), and does the last "
+                          "program's mask reach n?");
+  CHECK_THAT(r.str(), Catch::Contains("note: z: elements 96..99 of 100 were never stored"));
+  // The same launch failing, and not looked at.
+  const auto failed = launch<scale<32>>(grid(n / 32), {.failure = on_failure::collect, .unwritten = unwritten::fail},
+                                        std::as_const(x), ptr(z, "z"), n, 0);
+  CHECK_FALSE(failed.ok());
+  CHECK_THAT(failed.str(), Catch::Contains("1 output(s) not written in full") && Catch::Contains("elements 96..99"));
+  CHECK_THROWS_AS(launch<scale<32>>(grid(n / 32), {.unwritten = unwritten::fail}, std::as_const(x), ptr(z, "z"), n, 0),
+                  launch_error);
+  CHECK(launch<scale<32>>(grid(n / 32), {.unwritten = unwritten::ignore}, std::as_const(x), ptr(z, "z"), n, 0)
+            .unwritten.empty());
+  CHECK(launch<scale<32>>(grid(n / 32), {.unwritten = unwritten::note}, std::as_const(x), ptr(z, "z"), n, 0)
+            .unwritten.size() == 1);
+  // cdiv: nothing to note.
+  CHECK(launch<scale<32>>(grid(cdiv(n, 32)), std::as_const(x), ptr(z, "z"), n, 0).unwritten.empty());
+  // A head skipped, one element.
+  r = launch<scale<32>>(grid(cdiv(n, 32)), std::as_const(x), ptr(z, "z"), n, 1);
+  REQUIRE(r.unwritten.size() == 1);
+  CHECK_THAT(r.unwritten[0], Catch::StartsWith("z: element 0 of 100 was never stored; do the offsets start"));
+  // Holes that are no pattern.
+  r = launch<holes<32>>(grid(cdiv(n, 32)), ptr(z, "z"), n);
+  REQUIRE(r.unwritten.size() == 1);
+  CHECK(r.unwritten[0] == "z: 3 of 100 elements were never stored, in 2 runs: 13, 40..41; do the grid and the masks "
+                          "cover the output?");
+  // Rows of 10 padded to 13: the padding is a pattern, and not noted.
+  std::vector<float> rows(7 * 13, -1.0f);
+  CHECK(launch<padded_rows<16>>(grid(7), ptr(rows, "rows"), 10, 13).unwritten.empty());
+  CHECK(rows[10] == -1.0f);
+  // An update (the output is loaded too), an accumulator (atomics), a mostly unwritten output.
+  CHECK(launch<bump<32>>(grid(n / 32), ptr(z, "z"), n).unwritten.empty());
+  std::vector<int> bins(8, 0), keys(50, 3);
+  CHECK(launch<count_into<32>>(grid(2), ptr(bins, "bins"), std::as_const(keys), 50).unwritten.empty());
+  CHECK(bins[3] == 50);
+  std::vector<float> big(1000, -1.0f);
+  CHECK(launch<scale<32>>(grid(1), std::as_const(x), ptr(big, "big"), n, 0).unwritten.empty());
+}
+
+TEST_CASE("a kernel called as a plain function is refused at its first program_id", "[launch][unwritten]") {
+  std::vector<float> x(64, 1.0f), z(64, -1.0f);
+  CHECK_THROWS_WITH(unwritten_test::scale<32>(ptr<const float>(x), ptr<float>(z), 64, 0),
+                    Catch::Contains("tl::program_id outside tl::launch") &&
+                        Catch::Contains("a kernel called as a plain function runs one program"));
+  CHECK(z[0] == -1.0f);
+}

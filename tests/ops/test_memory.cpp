@@ -3,6 +3,7 @@
 
 #include <array>
 #include <span>
+#include <sys/mman.h>
 
 using namespace tl;
 using testing::values;
@@ -228,6 +229,68 @@ TEST_CASE("a descriptor whose shape does not fit its buffer is reported at the a
   CHECK(text.find("buffer 'x' (80 elements)") != std::string::npos);
   CHECK(text.find("test_memory.cpp") != std::string::npos);
   CHECK(text.find("offset 80") != std::string::npos);
+}
+
+// Past 2^31 elements (a 128256-token vocabulary times 16384 rows of logits is 2.1e9): shapes,
+// strides and offsets are 64-bit. The tensor is mapped lazily, so only the pages the kernel
+// touches are memory.
+template <int B>
+TL_KERNEL void descriptor_1d_k(tl::ptr<const float> x, tl::ptr<float> y, std::int64_t n, std::int64_t o) {
+  auto xd = tl::make_tensor_descriptor(x, {n}, {1}, tl::block_shape<B>);
+  auto yd = tl::make_tensor_descriptor(y, {n}, {1}, tl::block_shape<B>);
+  yd.store({o}, xd.load({o}) + 1.0f);
+}
+template <int B0, int B1>
+TL_KERNEL void descriptor_rows_k(tl::ptr<const float> x, tl::ptr<float> y, std::int64_t rows, std::int64_t cols,
+                                 std::int64_t o0, std::int64_t o1) {
+  auto xd = tl::make_tensor_descriptor(x, {rows, cols}, {cols, 1}, tl::block_shape<B0, B1>);
+  auto yd = tl::make_tensor_descriptor(y, {rows, cols}, {cols, 1}, tl::block_shape<B0, B1>);
+  yd.store({o0, o1}, xd.load({o0, o1}) * 2.0f);
+}
+
+TEST_CASE("tensor descriptors past 2^31 elements load and store every element inside the shape", "[memory][descriptor]") {
+  const std::int64_t n = (std::int64_t(1) << 31) + 4096;
+  const std::size_t bytes = std::size_t(n) * sizeof(float);
+  void* const xm = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* const ym = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (xm == MAP_FAILED || ym == MAP_FAILED) {
+    WARN("skipped: this machine cannot map two tensors of 8.6 GB of address space");
+    if (xm != MAP_FAILED) munmap(xm, bytes);
+    if (ym != MAP_FAILED) munmap(ym, bytes);
+    return;
+  }
+  float* const x = static_cast<float*>(xm);
+  float* const y = static_cast<float*>(ym);
+  // Blocks at the end (partly outside), wholly inside past 2^31, straddling 2^31, at the start.
+  for (const std::int64_t o : {n - 100, (std::int64_t(1) << 31) + 7, (std::int64_t(1) << 31) - 30, std::int64_t(-20)}) {
+    for (std::int64_t i = o - 64; i < o + 128; ++i)
+      if (i >= 0 && i < n) {
+        x[i] = float(i % 1000);
+        y[i] = -5.0f;
+      }
+    const auto r = tl::launch<descriptor_1d_k<64>>(tl::grid(1), tl::ptr<const float>(x, n, "x"), tl::ptr<float>(y, n, "y"),
+                                                   n, o);
+    INFO("offset " << o);
+    REQUIRE(r.ok());
+    for (std::int64_t i = o - 64; i < o + 128; ++i)
+      if (i >= 0 && i < n) REQUIRE(y[i] == (i >= o && i < o + 64 ? float(i % 1000) + 1.0f : -5.0f));
+  }
+  // Rank 2: rows of 2^16 + 3 columns, a block of rows past element 2^31 (offsets 2^31 / cols).
+  const std::int64_t cols = 65539, rows = n / cols;
+  const std::int64_t o0 = rows - 3, o1 = cols - 5;
+  for (std::int64_t i = o0; i < rows; ++i)
+    for (std::int64_t j = o1 - 4; j < cols; ++j) {
+      x[i * cols + j] = float((i + j) % 100);
+      y[i * cols + j] = -5.0f;
+    }
+  REQUIRE(tl::launch<descriptor_rows_k<4, 8>>(tl::grid(1), tl::ptr<const float>(x, rows * cols, "x"),
+                                              tl::ptr<float>(y, rows * cols, "y"), rows, cols, o0, o1)
+              .ok());
+  for (std::int64_t i = o0; i < rows; ++i)
+    for (std::int64_t j = o1 - 4; j < cols; ++j)
+      REQUIRE(y[i * cols + j] == (j >= o1 ? float((i + j) % 100) * 2.0f : -5.0f));
+  munmap(xm, bytes);
+  munmap(ym, bytes);
 }
 
 namespace {

@@ -346,3 +346,39 @@ TEST_CASE("dlpack: the launch options a tensor's place gives, and accesses check
   REQUIRE_FALSE(r.ok());
   CHECK_THAT(r.str(), Catch::Contains("'x'") && Catch::Contains("32"));
 }
+
+TEST_CASE("dlpack: a launch without a backend runs where its tensors are; GPU memory is never read by host threads",
+          "[dlpack][launch]") {
+  std::vector<float> m(32, 1.0f), out(32, -1.0f);
+  tensor host(m.data(), dl(2, 32), {32});
+  tensor gpu0(m.data(), dl(2, 32), {32}, {}, 0, 2, 0);  // a CUDA tensor: looked at, never read
+  tensor gpu1(m.data(), dl(2, 32), {32}, {}, 0, 2, 1);
+  const auto h = tl::from_dlpack<const float>(host.t, "h");
+  const auto g0 = tl::from_dlpack<const float>(gpu0.t, "g0");
+  const auto g1 = tl::from_dlpack<float>(gpu1.t, "g1");
+  // Host tensors and no options: the CPU backend, checked as usual.
+  tl::launch<read_past<32>>(tl::grid(1), h, out, 31);
+  CHECK(out[0] == 1.0f);
+  // A CUDA tensor and no options: the CUDA backend, which this host-compiled unit cannot run;
+  // before, host threads read the device memory (a crash).
+  CHECK_THROWS_WITH((tl::launch<read_past<32>>(tl::grid(1), g0, tl::from_dlpack<float>(gpu1.t, "z"), 31)),
+                    Catch::Contains("argument #1 ('z') is on CUDA device 1 and argument #0 ('g0') on device 0"));
+  CHECK_THROWS_WITH((tl::launch<read_past<32>>(tl::grid(1), g0, g1, 31)), Catch::Contains("one launch runs on one device"));
+  tensor gpu0_out(out.data(), dl(2, 32), {32}, {}, 0, 2, 0);
+  CHECK_THROWS_WITH((tl::launch<read_past<32>>(tl::grid(1), g0, tl::from_dlpack<float>(gpu0_out.t, "z0"), 31)),
+                    Catch::Contains("the CUDA backend needs the launching translation unit compiled by nvcc"));
+  // A mix of host and GPU memory, named.
+  CHECK_THROWS_WITH((tl::launch<read_past<32>>(tl::grid(1), g0, out, 31)),
+                    Catch::Contains("read_past<32>: argument #0 ('g0') is in GPU memory (device 0) and "
+                                    "argument #1 in host memory: one launch runs on one backend"));
+  // The CPU backend asked for explicitly, with a CUDA tensor: refused with its name.
+  out.assign(32, -1.0f);
+  CHECK_THROWS_WITH((tl::launch<read_past<32>>(tl::grid(1), {.backend = tl::backend::cpu}, g0, out, 31)),
+                    Catch::Contains("the launch runs on the CPU backend, and argument #0 ('g0') is in GPU memory "
+                                    "(device 0), which host threads cannot read"));
+  CHECK(out[0] == -1.0f);  // nothing ran
+  // An explicit device other than the tensors'.
+  CHECK_THROWS_WITH((tl::launch<read_past<32>>(tl::grid(1), {.backend = tl::backend::cuda, .device = 1}, g0,
+                                               tl::from_dlpack<float>(gpu0_out.t, "z0"), 31)),
+                    Catch::Contains("the launch runs on CUDA device 1, and argument #0 ('g0') is on device 0"));
+}

@@ -382,6 +382,28 @@ struct combine_function_does_not_fit {
                     "the function and the value it is called with: this tl::error type's template arguments).");
 };
 
+template <class Op, class Combine, class ElementTypes, bool Ok>
+struct combine_function_types_do_not_fit {
+  static_assert(Ok, "tl::associative_scan/tl::reduce: the combine function's parameters and result must have the "
+                    "block's element type (or its computation type: float for 16-bit floats; for a tuple of blocks, "
+                    "theirs, in order): a combine taking int on a float block truncates every partial result, one "
+                    "returning a comparison (bool) gives 0 or 1 (the op, the function and the element types, a "
+                    "tl::detail::pack for a tuple: this tl::error type's template arguments).");
+};
+
+template <class BlockShape, int ShapeRank, int StridesRank, bool Ok>
+struct descriptor_lists_of_another_rank {
+  static_assert(Ok, "tl::make_tensor_descriptor: the shape and the strides must have one value for each axis of "
+                    "the block shape (the block shape and the lengths of the shape and strides lists: this tl::error "
+                    "type's template arguments).");
+};
+
+template <class Op, class BlockShape, int OffsetsRank, bool Ok>
+struct descriptor_offsets_of_another_rank {
+  static_assert(Ok, "tl: a tensor descriptor's load and store take one offset for each axis of its block shape (the "
+                    "op, the block shape and the number of offsets: this tl::error type's template arguments).");
+};
+
 template <class Shape, int Values, bool Ok>
 struct hint_needs_one_value_an_axis {
   static_assert(Ok, "tl::multiple_of/max_contiguous/max_constancy: a list of hint values needs one value for each "

@@ -92,6 +92,11 @@ struct launch_report {
   std::int64_t hint_count = 0;
   std::vector<std::array<int, 3>> idle_programs;  // the first few
   std::int64_t idle_count = 0;
+  // CPU backend: output buffers (stored into, never loaded) that the programs stored most of but
+  // not all, one line each ("z: elements 96..99 of 100 were never stored; ..."): a note by
+  // default, an error with launch_options::unwritten = tl::unwritten::fail (docs/11).
+  std::vector<std::string> unwritten;
+  bool unwritten_fails = false;
   std::int64_t programs = 0;
   double seconds = 0;
   // CUDA backend: what ptxas gave the kernel (cudaFuncGetAttributes): registers per thread,
@@ -105,7 +110,9 @@ struct launch_report {
   static constexpr std::size_t max_records = 64;
   static constexpr std::size_t lanes_per_record = 8;
 
-  bool ok() const { return invalid_ops == 0 && asserts.empty() && race_count == 0; }
+  bool ok() const {
+    return invalid_ops == 0 && asserts.empty() && race_count == 0 && !(unwritten_fails && !unwritten.empty());
+  }
   explicit operator bool() const { return ok(); }
   std::string str() const;
   // The records in program order (axis 2, then 1, then 0), then by line; at most
@@ -196,9 +203,13 @@ TL_RUNTIME_FN std::string launch_report::str() const {
     if (hint_count > static_cast<std::int64_t>(hints.size()))
       o << "\n  note: ... " << (hint_count - static_cast<std::int64_t>(hints.size())) << " more contradicted hints";
   };
+  auto unwritten_notes = [&](const char* head) {
+    for (const auto& u : unwritten) o << head << u;
+  };
   if (ok()) {
     o << kernel << ": ok";
     if (idle_count) o << "; note: " << idle_note(*this);
+    unwritten_notes("\n  note: ");
     hint_notes();
     return o.str();
   }
@@ -209,6 +220,7 @@ TL_RUNTIME_FN std::string launch_report::str() const {
                     " invalid lane(s)");
   if (!asserts.empty()) parts.push_back(std::to_string(asserts.size()) + " failed device_assert(s)");
   if (race_count) parts.push_back(std::to_string(race_count) + " race(s) between programs");
+  if (unwritten_fails && !unwritten.empty()) parts.push_back(std::to_string(unwritten.size()) + " output(s) not written in full");
   for (std::size_t i = 0; i < parts.size(); ++i) o << (i ? "; " : "") << parts[i];
   o << '\n';
   for (const auto& a : invalid) o << "  " << format_access(a) << '\n';
@@ -243,6 +255,7 @@ TL_RUNTIME_FN std::string launch_report::str() const {
   if (race_unchecked)
     o << "  note: " << race_unchecked << " access(es) not checked for races (the GPU's race table was full)\n";
   if (idle_count) o << "  note: " << idle_note(*this) << '\n';
+  for (const auto& u : unwritten) o << (unwritten_fails ? "  " : "  note: ") << u << '\n';
   if (!hints.empty()) {
     hint_notes();
     o << '\n';

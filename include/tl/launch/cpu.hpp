@@ -1,6 +1,7 @@
 // tl/launch/cpu.hpp: running every program of a grid on host threads.
 #pragma once
 
+#include <cstdio>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -12,27 +13,49 @@
 #include "../backend/cpu/host_threads.hpp"
 #include "../backend/cpu/program.hpp"
 #if TL_RUNTIME_DEFINITIONS
+#include "../backend/cpu/memory.hpp"
 #include "division_fault.hpp"
 #endif
 
 namespace tl::detail::cpu {
 
+// A buffer the kernel may store into (a tl::ptr<T> parameter, T not const): after the launch,
+// the elements no program stored are looked for (launch_options::unwritten).
+struct output_buffer {
+  const void* base = nullptr;
+  std::int64_t extent = 0;
+  int size = 0;
+  const char* name = nullptr;
+};
+template <class P>
+void add_output(const P&, output_buffer*&) {}
+template <class T>
+void add_output(const ptr<T>& p, output_buffer*& out) {
+  if constexpr (!std::is_const_v<T>)
+    if (p.base && p.extent > 0) *out++ = {p.base, p.extent, int(sizeof(T)), p.name};
+}
+
 // Runs run_program(bound) once per program of the grid on host threads (each program gets its
 // own copy of the parameters); the programs' invalid accesses, failed asserts and races are
-// gathered in the report. The part of a CPU launch that does not depend on the kernel.
+// gathered in the report, and the outputs' unwritten elements noted. The part of a CPU launch
+// that does not depend on the kernel.
 TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& options, std::string_view kernel,
-                                     void (*run_program)(const void* bound), const void* bound);
+                                     void (*run_program)(const void* bound), const void* bound,
+                                     const output_buffer* outputs, int n_outputs);
 
 // Runs Kernel once per program of the grid with (a copy of) the bound parameters.
 template <auto Kernel, class Params>
 launch_report run(const grid& g, const launch_options& options, const Params& bound) {
+  output_buffer outputs[std::tuple_size_v<Params> + 1];
+  output_buffer* end = outputs;
+  std::apply([&](const auto&... p) { (add_output(p, end), ...); }, bound);
   return run_grid(
       g, options, detail::kernel_name<Kernel>(),
       [](const void* b) {
         Params params = *static_cast<const Params*>(b);  // each program gets its own copy
         std::apply(Kernel, params);
       },
-      &bound);
+      &bound, outputs, int(end - outputs));
 }
 
 #if TL_RUNTIME_DEFINITIONS
@@ -118,8 +141,121 @@ TL_RUNTIME_FN std::vector<traced_access> merge_by_program(std::vector<std::vecto
   }
 }
 
+// The elements of an output that no program stored, from the race tables' records (which
+// exist for every element a launch stored or loaded through a non-const pointer). A note when
+// the programs stored most of the output (more elements than they left) but left a tail, a head,
+// or holes that are not a regular pattern (runs of one length at one period, as rows' padding
+// or an interleaved layout leave); nothing for an output a program also loaded or updated
+// atomically (an update, an accumulator), one no program stored, or one left mostly unwritten
+// (a deliberate partial update).
+TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const output_buffer& b) {
+  constexpr int page_bits = race_region::page_bits;
+  const auto base = reinterpret_cast<std::uintptr_t>(b.base);
+  std::int64_t written = 0, first = -1, runs = 0, unwritten = 0;
+  std::int64_t run_start = -1, period = 0, run_length = 0;
+  bool regular = true, loaded = false;  // loaded: loaded or accessed atomically
+  std::vector<std::pair<std::int64_t, std::int64_t>> shown;  // the first runs: [start, end)
+  auto close_run = [&](std::int64_t start, std::int64_t end) {
+    const std::int64_t length = end - start;
+    unwritten += length;
+    if (shown.size() < 3) shown.push_back({start, end});
+    if (start == 0) {
+      regular = false;  // a head: elements before any stored one
+    } else if (runs++ == 0) {
+      run_length = length;
+      period = start + length;  // the first stored stretch and this run
+    } else if (length != run_length || start != runs * period - run_length) {
+      regular = false;
+    }
+  };
+  race_region* region = nullptr;
+  std::uintptr_t region_key = 0;
+  for (std::int64_t i = 0; i < b.extent && !loaded;) {
+    const std::uintptr_t a = base + std::uintptr_t(i) * std::uintptr_t(b.size);
+    const std::uintptr_t key = race_key<race_region::region_bits>(a, b.size);
+    if (key != region_key || !region) {
+      region = nullptr;
+      region_key = key;
+      for (race_region* r : t.regions)
+        if (r->key == key) region = r;
+    }
+    const race_page* page = region ? region->page[(a >> page_bits) & (race_region::pages - 1)] : nullptr;
+    const std::uintptr_t page_end = ((a >> page_bits) + 1) << page_bits;
+    const std::int64_t in_page = std::int64_t((page_end - a + std::uintptr_t(b.size) - 1) / std::uintptr_t(b.size));
+    const std::int64_t stop = i + in_page < b.extent ? i + in_page : b.extent;
+    if (!page) {  // no element of this page was accessed
+      if (run_start < 0) run_start = i;
+      i = stop;
+      continue;
+    }
+    for (; i < stop; ++i) {
+      const std::size_t k = std::size_t(((base + std::uintptr_t(i) * std::uintptr_t(b.size)) &
+                                         ((std::uintptr_t(1) << page_bits) - 1)) /
+                                        std::uintptr_t(b.size));
+      const bool stored = page->owner[k] != 0;
+      if (page->reader[k] != 0 || is_atomic_owner(page->owner[k])) loaded = true;
+      if (stored) {
+        if (run_start >= 0) close_run(run_start, i);
+        run_start = -1;
+        if (first < 0) first = i;
+        ++written;
+      } else if (run_start < 0) {
+        run_start = i;
+      }
+    }
+  }
+  if (loaded || written == 0 || written == b.extent) return {};
+  const std::int64_t tail_start = run_start;  // the run still open: the tail
+  if (tail_start >= 0) {
+    const std::int64_t length = b.extent - tail_start;
+    unwritten += length;
+    if (shown.size() < 3) shown.push_back({tail_start, b.extent});
+    // A regular pattern's last run may end the buffer (the last row's padding).
+    if (runs == 0 || length != run_length || tail_start != (runs + 1) * period - run_length) regular = false;
+    ++runs;
+  }
+  if (unwritten >= written || (regular && first == 0)) return {};
+  std::string o = std::string(b.name ? b.name : "(unnamed)") + ": ";
+  auto span = [](const std::pair<std::int64_t, std::int64_t>& r) {
+    return r.second - r.first == 1 ? std::to_string(r.first)
+                                   : std::to_string(r.first) + ".." + std::to_string(r.second - 1);
+  };
+  const std::string of = " of " + std::to_string(b.extent);
+  if (shown.size() == 1) {
+    o += (unwritten == 1 ? "element " : "elements ") + span(shown[0]) + of + (unwritten == 1 ? " was" : " were") + " never stored";
+    o += tail_start >= 0 ? "; is the grid cdiv(n, BLOCK), and does the last program's mask reach n?"
+                         : "; do the offsets start at the output's first element?";
+  } else {
+    o += std::to_string(unwritten) + of + " elements were never stored, in " + std::to_string(runs + (first > 0 ? 1 : 0)) +
+         " runs: ";
+    for (std::size_t k = 0; k < shown.size(); ++k) o += (k ? ", " : "") + span(shown[k]);
+    if (std::int64_t(shown.size()) < runs + (first > 0 ? 1 : 0)) o += ", ...";
+    o += "; do the grid and the masks cover the output?";
+  }
+  return o;
+}
+
+TL_RUNTIME_FN void note_unwritten_outputs(launch_state& state, const launch_options& options, const output_buffer* outputs,
+                                          int n) {
+  for (int k = 0; k < n; ++k) {
+    bool seen = false;  // the same memory given twice is looked at once
+    for (int j = 0; j < k; ++j)
+      seen = seen || (outputs[j].base == outputs[k].base && outputs[j].size == outputs[k].size);
+    if (seen) continue;
+    std::string note = unwritten_note(state.races, outputs[k]);
+    if (note.empty()) continue;
+    if (options.unwritten == unwritten::warn) {
+      host_lock lock(print_mutex());
+      std::fprintf(stderr, "tl: note: kernel %s: %s\n", state.report.kernel.c_str(), note.c_str());
+    }
+    state.report.unwritten.push_back(std::move(note));
+  }
+  state.report.unwritten_fails = options.unwritten == unwritten::fail;
+}
+
 TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& options, std::string_view kernel,
-                                     void (*run_program)(const void* bound), const void* bound) {
+                                     void (*run_program)(const void* bound), const void* bound,
+                                     const output_buffer* outputs, int n_outputs) {
   launch_state state;
   state.detect_races = options.detect_races;
   state.report.kernel = std::string(kernel);
@@ -142,6 +278,8 @@ TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& option
   state.report.seconds = monotonic_seconds() - t0;
   state.report.race_check_bytes = state.races.bytes;
   if (runner.failure) std::rethrow_exception(runner.failure);
+  if (options.unwritten != unwritten::ignore && state.detect_races)
+    note_unwritten_outputs(state, options, outputs, n_outputs);
   if (options.trace) {
     options.trace->kernel = state.report.kernel;
     for (int i = 0; i < 3; ++i) options.trace->grid[i] = state.report.grid[i];

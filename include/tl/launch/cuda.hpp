@@ -412,6 +412,21 @@ TL_CUDA_RUNTIME_FN const host_region* host_regions::find(const void* host, std::
   return nullptr;
 }
 
+TL_CUDA_RUNTIME_FN void probe_memory(argument_memory& m) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, m.pointer) != cudaSuccess) {
+    (void)cudaGetLastError();  // no device, no driver: not GPU memory
+    m.kind = argument_memory::host;
+    return;
+  }
+  if (a.type == cudaMemoryTypeDevice) {
+    m.kind = argument_memory::gpu;
+    m.device = a.device;
+  } else {
+    m.kind = argument_memory::host;  // host, registered host and managed memory: host threads read them
+  }
+}
+
 TL_CUDA_RUNTIME_FN bool is_host_memory(const void* p) {
   cudaPointerAttributes a{};
   TL_CUDA_CHECK(cudaPointerGetAttributes(&a, p));

@@ -12,8 +12,9 @@ namespace tl {
 namespace detail {
 inline namespace TL_LAUNCH_ABI {  // config.hpp: one set of symbols per warp count and bounds
 template <auto Kernel, class... Args>
-launch_report run(const grid& g, const launch_options& options, Args&&... args) {
+launch_report run(const grid& g, const launch_options& given, Args&&... args) {
   using params = typename detail::kernel_params<decltype(Kernel)>::tuple;
+  const launch_options options = detail::launch_place(given, detail::kernel_name<Kernel>(), args...);
   detail::check_grid(g);
   detail::check_options(options);
   detail::check_argument_values<params>(detail::kernel_name<Kernel>(), args...);

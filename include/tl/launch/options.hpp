@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -33,14 +34,26 @@ enum class on_failure {
   collect,  // return the report; the caller inspects it
 };
 
+// What a CPU launch does with an output buffer (stored into, never loaded) whose programs
+// stored most of its elements but not all: a tail or head, or holes that are not a regular
+// pattern such as rows' padding (docs/11-reliability.md).
+enum class unwritten {
+  warn,    // a note in the report, and printed to stderr (the default)
+  note,    // a note in the report only
+  fail,    // the launch fails (an error in the report)
+  ignore,  // not looked for
+};
+
 // Where the programs run.
 enum class backend {
-  cpu,   // host threads; every access checked (the default)
-  cuda,  // one CUDA thread block per program (translation units compiled by nvcc)
+  cpu,        // host threads; every access checked
+  cuda,       // one CUDA thread block per program (translation units compiled by nvcc)
+  automatic,  // where the arguments' memory is (the default): the CUDA backend, on their device,
+              // for GPU memory; the CPU backend for host memory, or where no argument says
 };
 
 struct launch_options {
-  tl::backend backend = tl::backend::cpu;
+  tl::backend backend = tl::backend::automatic;
   on_failure failure = on_failure::raise;
   // CPU
   bool sequential = false;  // run programs one by one in grid order (deterministic prints); also TL_SEQUENTIAL=1
@@ -49,6 +62,7 @@ struct launch_options {
   bool detect_races = true; // report an element two programs store, or one stores and another
                             // loads (an error: the result depends on their order); costs 8 bytes
                             // per element of each buffer stored or loaded through a non-const ptr
+  tl::unwritten unwritten = tl::unwritten::warn;  // outputs left partly unwritten (needs detect_races)
   // CUDA
   int num_warps = 0;        // 0: TL_NUM_WARPS of the launching translation unit; else it must equal it
   void* stream = nullptr;   // a cudaStream_t; null: the default stream
@@ -69,7 +83,9 @@ struct launch_options {
                             // Tiles copied ahead do not see the loop's own stores to them.
 };
 
-inline const char* to_string(tl::backend b) { return b == tl::backend::cpu ? "cpu" : "cuda"; }
+inline const char* to_string(tl::backend b) {
+  return b == tl::backend::cpu ? "cpu" : b == tl::backend::cuda ? "cuda" : "automatic";
+}
 
 namespace detail {
 
@@ -250,6 +266,63 @@ void check_argument_values(std::string_view kernel, const A&... args) {
   }(std::index_sequence_for<A...>{});
 }
 
+// ---- where the arguments' memory is ----
+// What a launch can tell of an argument's elements before it runs: tl::view and tl::buffer (and
+// the DLPack and torch tensors' views) say where they are; std::vector and std::array are host
+// memory; a tl::ptr or std::span of unknown memory is asked of the CUDA runtime where the
+// launching unit has it (nvcc), and says nothing elsewhere.
+struct argument_memory {
+  enum kind_t : unsigned char { says_nothing, host, gpu, to_probe } kind = says_nothing;
+  int device = -1;  // the CUDA device of GPU memory; -1: the current one
+  const void* pointer = nullptr;
+  const char* name = nullptr;
+};
+template <class A>
+argument_memory memory_of(const A& a) {
+  using V = std::remove_cvref_t<A>;
+  if constexpr (requires { { a.memory_place() } -> std::same_as<argument_memory>; }) {
+    return a.memory_place();
+  } else if constexpr (is_ptr_v<V>) {
+    return {a.base ? argument_memory::to_probe : argument_memory::says_nothing, -1, a.base, a.name};
+  } else if constexpr (std::is_pointer_v<V>) {
+    return {a ? argument_memory::to_probe : argument_memory::says_nothing, -1, a, nullptr};
+  } else if constexpr (requires { a.data(); a.size(); }) {
+    if constexpr (owns_elements<V>) return {argument_memory::host, -1, a.data(), nullptr};
+    else return {a.data() ? argument_memory::to_probe : argument_memory::says_nothing, -1, a.data(), nullptr};
+  } else {
+    return {};
+  }
+}
+// The backend and device a launch runs on: options.backend where it is given (refusing an
+// argument in GPU memory for the CPU backend, and one on another device than options.device),
+// else where the arguments are (refusing a mix of host and GPU memory, or of two devices).
+TL_RUNTIME_FN launch_options settle_backend(const launch_options& options, argument_memory* args, int n,
+                                            std::string_view kernel);
+#if defined(__CUDACC__)
+namespace cuda {
+// Asks the CUDA runtime where an argument of unknown memory is (GPU memory for device and
+// managed-elsewhere allocations; host for the rest and wherever the runtime cannot tell).
+TL_CUDA_RUNTIME_FN void probe_memory(argument_memory& a);
+}  // namespace cuda
+#endif
+// Where the launch runs, from options and the arguments themselves (before they become kernel
+// parameters, which no longer know).
+template <class... Args>
+launch_options launch_place(const launch_options& options, std::string_view kernel, const Args&... args) {
+  if constexpr (sizeof...(Args) == 0) {
+    argument_memory none;
+    return settle_backend(options, &none, 0, kernel);
+  } else {
+    argument_memory memory[] = {memory_of(args)...};
+#if defined(__CUDACC__)
+    if (options.backend != backend::cuda)
+      for (argument_memory& m : memory)
+        if (m.kind == argument_memory::to_probe) cuda::probe_memory(m);
+#endif
+    return settle_backend(options, memory, int(sizeof...(Args)), kernel);
+  }
+}
+
 // Give each unnamed buffer argument the name "argument #i" for reports, and refuse a
 // pointer that is not aligned for its element type, a null pointer said to have elements,
 // and a negative size. (A null pointer of unknown or zero size is an optional buffer, as
@@ -289,6 +362,57 @@ TL_RUNTIME_FN void prepare_buffer_argument(const void* base, std::int64_t extent
   if (reinterpret_cast<std::uintptr_t>(base) % alignment != 0)
     throw usage_error("tl::launch: buffer '" + std::string(name) + "' starts at an address that is not a multiple of " +
                       std::to_string(alignment) + " bytes, the alignment of its element type");
+}
+
+TL_RUNTIME_FN launch_options settle_backend(const launch_options& options, argument_memory* args, int n,
+                                            std::string_view kernel) {
+  auto label = [&](int i) {
+    std::string s = "argument #" + std::to_string(i);
+    if (args[i].name && *args[i].name) s += " ('" + std::string(args[i].name) + "')";
+    return s;
+  };
+  auto memory = [&](int i) {
+    return args[i].kind == argument_memory::gpu
+               ? "GPU memory" + (args[i].device >= 0 ? " (device " + std::to_string(args[i].device) + ")" : std::string())
+               : std::string("host memory");
+  };
+  const std::string head = "tl::launch: kernel " + std::string(kernel) + ": ";
+  launch_options o = options;
+  int gpu = -1, host = -1, device_arg = -1;
+  for (int i = 0; i < n; ++i) {
+    if (args[i].kind == argument_memory::gpu) {
+      if (gpu < 0) gpu = i;
+      if (args[i].device >= 0) {
+        if (device_arg >= 0 && args[device_arg].device != args[i].device)
+          throw usage_error(head + label(i) + " is on CUDA device " + std::to_string(args[i].device) + " and " +
+                            label(device_arg) + " on device " + std::to_string(args[device_arg].device) +
+                            ": one launch runs on one device");
+        if (device_arg < 0) device_arg = i;
+      }
+    } else if (args[i].kind == argument_memory::host && host < 0) {
+      host = i;
+    }
+  }
+  if (o.backend == backend::automatic) {
+    if (gpu >= 0 && host >= 0)
+      throw usage_error(head + label(gpu) + " is in " + memory(gpu) + " and " + label(host) + " in " + memory(host) +
+                        ": one launch runs on one backend. Move one of them, or give .backend = tl::backend::cuda "
+                        "to copy host buffers in and out around the kernel");
+    o.backend = gpu >= 0 ? backend::cuda : backend::cpu;
+  } else if (o.backend == backend::cpu && gpu >= 0) {
+    throw usage_error(head + "the launch runs on the CPU backend, and " + label(gpu) + " is in " + memory(gpu) +
+                      ", which host threads cannot read. Give .backend = tl::backend::cuda, or leave .backend unset "
+                      "(a launch runs where its arguments are)");
+  }
+  if (o.backend == backend::cuda && device_arg >= 0) {
+    if (o.device < 0) {
+      o.device = args[device_arg].device;
+    } else if (o.device != args[device_arg].device) {
+      throw usage_error(head + "the launch runs on CUDA device " + std::to_string(o.device) + ", and " +
+                        label(device_arg) + " is on device " + std::to_string(args[device_arg].device));
+    }
+  }
+  return o;
 }
 
 TL_RUNTIME_FN void check_grid(const grid& g) {

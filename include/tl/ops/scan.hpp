@@ -15,7 +15,9 @@
 // block of its input's shape; with a tuple, a std::tuple of blocks.
 #pragma once
 
+#include <cstddef>
 #include <tuple>
+#include <utility>
 #include <type_traits>
 
 #include "../backend/lowering.hpp"
@@ -114,12 +116,85 @@ struct combining_reducer {
   template <class T> TL_INLINE static result<T> finish(const acc<T>& a, int) { return convert_value<result<T>>(a); }
 };
 
-template <class Op, class S, int Axis, class F, class A>
+// Whether F's parameters and result have the blocks' types: a combine that takes int on a float
+// block truncates every partial result, and one that returns a comparison (bool) gives 0 or 1.
+// Each parameter and result is an element type T or its computation type (float for 16-bit
+// floats); a generic lambda's parameters are what it is called with, so only its result counts.
+template <class X, class T>
+inline constexpr bool combine_type_fits = std::is_same_v<X, T> || std::is_same_v<X, compute_t<T>>;
+template <class F>
+struct call_signature {
+  static constexpr bool known = false;
+};
+#define TL_CALL_SIGNATURE(QUALIFIERS)                         \
+  template <class C, class R, class... P>                     \
+  struct call_signature<R (C::*)(P...) QUALIFIERS> {          \
+    static constexpr bool known = true;                       \
+    using params = type_list<std::remove_cvref_t<P>...>;      \
+  };
+TL_CALL_SIGNATURE()
+TL_CALL_SIGNATURE(const)
+TL_CALL_SIGNATURE(noexcept)
+TL_CALL_SIGNATURE(const noexcept)
+#undef TL_CALL_SIGNATURE
+template <class Params, class... T>
+struct combine_params_fit : std::true_type {};  // a generic lambda's
+template <class... P, class... T>
+struct combine_params_fit<type_list<P...>, T...> {
+  static constexpr bool value = [] {
+    if constexpr (sizeof...(P) != 2 * sizeof...(T)) {
+      return false;
+    } else {
+      using twice = std::tuple<T..., T...>;
+      return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (combine_type_fits<std::tuple_element_t<I, std::tuple<P...>>, std::tuple_element_t<I, twice>> && ...);
+      }(std::index_sequence_for<P...>{});
+    }
+  }();
+};
+template <class F, class... T>
+constexpr bool combine_params_ok() {
+  if constexpr (requires { &F::operator(); }) {
+    using sig = call_signature<decltype(&F::operator())>;
+    if constexpr (sig::known) return combine_params_fit<typename sig::params, T...>::value;
+    else return true;
+  } else {
+    return true;
+  }
+}
+template <class F, class T>
+struct combine_types_ok {
+  static constexpr bool value = [] {
+    if constexpr (!combine_ok<F, compute_t<T>>::value) return true;  // combine_function_does_not_fit says why
+    else
+      return combine_params_ok<F, T>() &&
+             combine_type_fits<std::remove_cvref_t<std::invoke_result_t<const F&, compute_t<T>, compute_t<T>>>, T>;
+  }();
+};
+template <class F, class... T>
+struct combine_types_ok<F, pack<T...>> {
+  template <class R>
+  static constexpr bool result_fits() {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (combine_type_fits<std::remove_cvref_t<std::tuple_element_t<I, R>>, T> && ...);
+    }(std::index_sequence_for<T...>{});
+  }
+  static constexpr bool value = [] {
+    if constexpr (!combine_ok<F, pack<compute_t<T>...>>::value) return true;
+    else
+      return combine_params_ok<F, T...>() &&
+             result_fits<std::remove_cvref_t<std::invoke_result_t<const F&, compute_t<T>..., compute_t<T>...>>>();
+  }();
+};
+
+// T: the blocks' element type (a pack of them for a tuple), A: what combine works on.
+template <class Op, class S, int Axis, class F, class T, class A>
 TL_INLINE constexpr bool check_scan_args() {
   constexpr int axis = normalize_axis<S, Axis>;
   static_assert(check<error::axis_out_of_range<S, Axis, (axis >= 0 && axis < S::rank)>>);
   static_assert(check<error::combine_function_does_not_fit<Op, F, A, combine_ok<F, A>::value>>);
-  return axis >= 0 && axis < S::rank && combine_ok<F, A>::value;
+  static_assert(check<error::combine_function_types_do_not_fit<Op, F, T, combine_types_ok<F, T>::value>>);
+  return axis >= 0 && axis < S::rank && combine_ok<F, A>::value && combine_types_ok<F, T>::value;
 }
 
 template <class C, int Axis, bool Reverse, class E>
@@ -164,7 +239,7 @@ template <int Axis, class E, class F, class... R>
 TL_INLINE auto associative_scan(const E& e, F, R...) {
   using T = detail::value_of_t<E>;
   using C = detail::user_combiner<F, T>;
-  if constexpr (detail::check_scan_args<op::associative_scan, detail::shape_of_t<E>, Axis, F, typename C::acc>())
+  if constexpr (detail::check_scan_args<op::associative_scan, detail::shape_of_t<E>, Axis, F, T, typename C::acc>())
     return detail::scan_axis<C, Axis, sizeof...(R) == 1>(e);
   else
     return detail::block_t<T, detail::shape_of_t<E>>{};
@@ -175,7 +250,7 @@ TL_INLINE auto associative_scan(const std::tuple<E...>& blocks, F, R...) {
   auto z = detail::zip_blocks(blocks);
   using Z = decltype(z);
   using C = detail::user_combiner<F, detail::value_of_t<Z>>;
-  if constexpr (detail::check_scan_args<op::associative_scan, detail::shape_of_t<Z>, Axis, F, typename C::acc>()) {
+  if constexpr (detail::check_scan_args<op::associative_scan, detail::shape_of_t<Z>, Axis, F, detail::value_of_t<Z>, typename C::acc>()) {
     return detail::unzip_block(detail::scan_axis<C, Axis, sizeof...(R) == 1>(z), std::make_integer_sequence<int, int(sizeof...(E))>{});
   } else {
     return blocks;
@@ -190,7 +265,7 @@ template <int Axis, class E, class F, class... K>
 TL_INLINE auto reduce(const E& e, F, K...) {
   using T = detail::value_of_t<E>;
   using C = detail::user_combiner<F, T>;
-  if constexpr (detail::check_scan_args<op::reduce, detail::shape_of_t<E>, Axis, F, typename C::acc>())
+  if constexpr (detail::check_scan_args<op::reduce, detail::shape_of_t<E>, Axis, F, T, typename C::acc>())
     return detail::reduce_axis<detail::combining_reducer<C>, Axis, sizeof...(K) == 1>(e);
   else
     return detail::block_t<T, shape<>>{};
@@ -201,7 +276,7 @@ TL_INLINE auto reduce(const std::tuple<E...>& blocks, F, K...) {
   auto z = detail::zip_blocks(blocks);
   using Z = decltype(z);
   using C = detail::user_combiner<F, detail::value_of_t<Z>>;
-  if constexpr (detail::check_scan_args<op::reduce, detail::shape_of_t<Z>, Axis, F, typename C::acc>()) {
+  if constexpr (detail::check_scan_args<op::reduce, detail::shape_of_t<Z>, Axis, F, detail::value_of_t<Z>, typename C::acc>()) {
     return detail::unzip_block(detail::reduce_axis<detail::combining_reducer<C>, Axis, sizeof...(K) == 1>(z),
                                std::make_integer_sequence<int, int(sizeof...(E))>{});
   } else {

@@ -13,7 +13,8 @@
 // the shape: affine pointers and a convex mask, which the CUDA backend moves 16 bytes at a time;
 // the CPU backend checks every element against base's buffer as for any load, so a descriptor
 // whose shape does not fit its buffer is reported at the first access outside it, with the
-// descriptor call's line. Ranks 1 to 3.
+// descriptor call's line. Ranks 1 to 3; shapes, strides and offsets are 64-bit (a tensor may hold
+// more than 2^31 elements), and the shape, strides, offsets and block shape must have one rank.
 //
 // A dot operand that is a descriptor's load is read again from memory by the dot, as any loaded
 // block (expr/loaded.hpp), through cp.async (backend/cuda/dot_copy.hpp); with
@@ -22,6 +23,7 @@
 // (backend/cuda/tensor_maps.hpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "../core/diagnostics.hpp"
@@ -37,6 +39,22 @@ struct block_shape_t {};
 template <int... B>
 inline constexpr block_shape_t<B...> block_shape{};
 
+namespace detail {
+// A block's first element may lie anywhere in a tensor of 64-bit extent, but the block itself is
+// at most 2^31 elements along an axis: the in-block index i (0 <= i < B, an int32 arange) is
+// inside the tensor where lo <= i < hi, the axis' bounds measured from the block's first element
+// and clamped to [0, B], so the mask stays 32-bit and exact at any offset and shape.
+TL_HD constexpr int clamp_to_block(std::int64_t v, int b) { return v < 0 ? 0 : v > b ? b : int(v); }
+TL_HD constexpr int block_lo(std::int64_t offset, int b) { return offset >= 0 ? 0 : offset <= -b ? b : int(-offset); }
+TL_HD constexpr int block_hi(std::int64_t offset, std::int64_t shape, int b) {
+  return offset >= shape ? 0 : clamp_to_block(shape - offset, b);  // offset < shape: no overflow
+}
+// The lists given to make_tensor_descriptor and to a descriptor's load and store, against the
+// block shape's rank.
+template <int Rank, std::size_t Given>
+inline constexpr bool ranks_match = std::size_t(Rank) == Given;
+}  // namespace detail
+
 template <class T, int... B>
 struct tensor_descriptor {
   static constexpr int rank = int(sizeof...(B));
@@ -46,43 +64,56 @@ struct tensor_descriptor {
   std::int64_t strides[rank];
 
   // The block at offsets o: elements o + i inside the shape, 0 outside.
-  TL_HD auto load(const std::int64_t (&o)[rank], source_location where = source_location::current()) const {
-    detail::descriptor_source<rank> source;
-    source.base = base.get();
-    for (int d = 0; d < rank; ++d) {
-      source.shape[d] = shape[d];
-      source.strides[d] = strides[d];
-      source.offsets[d] = o[d];
+  template <std::size_t R>
+  TL_HD auto load(const std::int64_t (&o)[R], source_location where = source_location::current()) const {
+    static_assert(detail::check<error::descriptor_offsets_of_another_rank<op::load, tl::shape<B...>, int(R),
+                                                                         detail::ranks_match<rank, R>>>);
+    if constexpr (detail::ranks_match<rank, R>) {
+      detail::descriptor_source<rank> source;
+      source.base = base.get();
+      for (int d = 0; d < rank; ++d) {
+        source.shape[d] = shape[d];
+        source.strides[d] = strides[d];
+        source.offsets[d] = o[d];
+      }
+      return detail::load_pointers(pointers(o), inside(o), 0, where, source);
     }
-    return detail::load_pointers(pointers(o), inside(o), 0, where, source);
   }
   // Writes the elements of value at o + i inside the shape (value broadcasts to the block).
-  template <class V>
-  TL_HD void store(const std::int64_t (&o)[rank], V value, source_location where = source_location::current()) const {
-    tl::store(pointers(o), value, inside(o), where);
+  template <std::size_t R, class V>
+  TL_HD void store(const std::int64_t (&o)[R], V value, source_location where = source_location::current()) const {
+    static_assert(detail::check<error::descriptor_offsets_of_another_rank<op::store, tl::shape<B...>, int(R),
+                                                                         detail::ranks_match<rank, R>>>);
+    if constexpr (detail::ranks_match<rank, R>) tl::store(pointers(o), value, inside(o), where);
   }
 
  private:
   static constexpr int dims[] = {B...};
-  // Axis d's offsets o[d] + i as a block broadcastable to the block shape.
+  // Axis d's in-block index i (0 <= i < B_d) as a block broadcastable to the block shape.
   template <int D>
-  TL_HD auto axis(const std::int64_t (&o)[rank]) const {
-    auto i = int(o[D]) + arange<0, dims[D]>();
+  TL_HD static auto axis() {
+    auto i = arange<0, dims[D]>();
     if constexpr (rank == 1) return i;
     else if constexpr (rank == 2) return expand_dims<1 - D>(i);
     else if constexpr (D == 0) return expand_dims<1>(expand_dims<1>(i));
     else if constexpr (D == 1) return expand_dims<2>(expand_dims<0>(i));
     else return expand_dims<0>(expand_dims<0>(i));
   }
+  // The block's first element, in 64 bits, then each element's offset from it.
+  TL_HD ptr<T> first(const std::int64_t (&o)[rank]) const {
+    std::int64_t at = 0;
+    for (int d = 0; d < rank; ++d) at += o[d] * strides[d];
+    return base + at;
+  }
   TL_HD auto pointers(const std::int64_t (&o)[rank]) const {
-    if constexpr (rank == 1) return base + axis<0>(o) * strides[0];
-    else if constexpr (rank == 2) return base + (axis<0>(o) * strides[0] + axis<1>(o) * strides[1]);
-    else return base + (axis<0>(o) * strides[0] + axis<1>(o) * strides[1] + axis<2>(o) * strides[2]);
+    if constexpr (rank == 1) return first(o) + axis<0>() * strides[0];
+    else if constexpr (rank == 2) return first(o) + (axis<0>() * strides[0] + axis<1>() * strides[1]);
+    else return first(o) + (axis<0>() * strides[0] + axis<1>() * strides[1] + axis<2>() * strides[2]);
   }
   template <int D>
   TL_HD auto inside_axis(const std::int64_t (&o)[rank]) const {
-    auto i = axis<D>(o);
-    return (i >= 0) & (i < int(shape[D]));
+    auto i = axis<D>();
+    return (i >= detail::block_lo(o[D], dims[D])) & (i < detail::block_hi(o[D], shape[D], dims[D]));
   }
   TL_HD auto inside(const std::int64_t (&o)[rank]) const {
     if constexpr (rank == 1) return inside_axis<0>(o);
@@ -92,26 +123,32 @@ struct tensor_descriptor {
 };
 
 // make_tensor_descriptor(base, shape, strides, block_shape<...>): strides in elements; shape and
-// strides may be run-time values.
-template <class T, int... B>
-TL_HD tensor_descriptor<T, B...> make_tensor_descriptor(ptr<T> base, const std::int64_t (&shape)[sizeof...(B)],
-                                                        const std::int64_t (&strides)[sizeof...(B)], block_shape_t<B...>) {
+// strides may be run-time values, 64-bit. The three lists have the block shape's rank.
+template <class T, int... B, std::size_t RS, std::size_t RT>
+TL_HD tensor_descriptor<T, B...> make_tensor_descriptor(ptr<T> base, const std::int64_t (&shape)[RS],
+                                                        const std::int64_t (&strides)[RT], block_shape_t<B...>) {
+  constexpr int rank = int(sizeof...(B));
+  static_assert(detail::check<error::descriptor_lists_of_another_rank<tl::shape<B...>, int(RS), int(RT),
+                                                                      detail::ranks_match<rank, RS> &&
+                                                                          detail::ranks_match<rank, RT>>>);
   tensor_descriptor<T, B...> d{base, {}, {}};
-  for (int i = 0; i < int(sizeof...(B)); ++i) {
-    d.shape[i] = shape[i];
-    d.strides[i] = strides[i];
+  if constexpr (detail::ranks_match<rank, RS> && detail::ranks_match<rank, RT>) {
+    for (int i = 0; i < rank; ++i) {
+      d.shape[i] = shape[i];
+      d.strides[i] = strides[i];
+    }
   }
   return d;
 }
 
 // Triton's functional forms: tl.load_tensor_descriptor(desc, offsets), tl.store_tensor_descriptor(desc, offsets, value).
-template <class T, int... B>
-TL_HD auto load_tensor_descriptor(const tensor_descriptor<T, B...>& desc, const std::int64_t (&o)[sizeof...(B)],
+template <class T, int... B, std::size_t R>
+TL_HD auto load_tensor_descriptor(const tensor_descriptor<T, B...>& desc, const std::int64_t (&o)[R],
                                   source_location where = source_location::current()) {
   return desc.load(o, where);
 }
-template <class T, int... B, class V>
-TL_HD void store_tensor_descriptor(const tensor_descriptor<T, B...>& desc, const std::int64_t (&o)[sizeof...(B)], V value,
+template <class T, int... B, std::size_t R, class V>
+TL_HD void store_tensor_descriptor(const tensor_descriptor<T, B...>& desc, const std::int64_t (&o)[R], V value,
                                    source_location where = source_location::current()) {
   desc.store(o, value, where);
 }

@@ -158,9 +158,10 @@ class autotuner {
 
   // Launches the best config for this key, tuning first if the key is new.
   template <class GridOf, class... Args>
-  launch_report operator()(GridOf&& grid_of, const launch_options& lo, Args&&... args) {
+  launch_report operator()(GridOf&& grid_of, const launch_options& given, Args&&... args) {
     static_assert(sizeof...(Args) == std::tuple_size_v<params>,
                   "tl::autotuner: the launch passes a different number of arguments than the kernel has");
+    const launch_options lo = detail::launch_place(given, options_.name, args...);
     params bound{std::forward<Args>(args)...};
     const tune_key key = key_of(bound);
     const int best = best_for(key, lo, grid_of, bound);
@@ -180,7 +181,8 @@ class autotuner {
 
   // Launches config i itself (what a hand-picked config is): for comparisons and tests.
   template <class GridOf, class... Args>
-  launch_report launch_config(int i, GridOf&& grid_of, const launch_options& lo, Args&&... args) {
+  launch_report launch_config(int i, GridOf&& grid_of, const launch_options& given, Args&&... args) {
+    const launch_options lo = detail::launch_place(given, options_.name, args...);
     params bound{std::forward<Args>(args)...};
     return find(lo.backend, i)(grid_of(Configs[i].meta), with_config(lo, i), bound);
   }

@@ -110,6 +110,11 @@ struct view {
     }
     return v;
   }
+  // Where its elements are, for a launch that is not told its backend.
+  detail::argument_memory memory_place() const {
+    return {where == tl::backend::cuda ? detail::argument_memory::gpu : detail::argument_memory::host, device, data,
+            name};
+  }
   operator ptr<T>() const { return ptr<T>(data, extent, name); }  // NOLINT: a kernel argument
   operator ptr<const T>() const  // NOLINT
     requires(!std::is_const_v<T>)
@@ -275,12 +280,15 @@ class buffer {
     return v;
   }
   tl::view<T> transposed() const { return view_of().transposed(); }
+  detail::argument_memory memory_place() const { return view_of().memory_place(); }
 
   operator ptr<T>() const { return view_of(); }        // NOLINT: a kernel argument
   operator ptr<const T>() const { return view_of(); }  // NOLINT
 
  private:
   void allocate() {
+    if (where_ == tl::backend::automatic)
+      throw usage_error("tl::buffer '" + name_ + "': a buffer lives on one backend: tl::backend::cpu or tl::backend::cuda");
     const std::size_t bytes = std::size_t(numel()) * sizeof(T);
     if (where_ == tl::backend::cpu) {
       data_ = bytes ? static_cast<T*>(::operator new(bytes, std::align_val_t(64))) : nullptr;

@@ -119,22 +119,23 @@ TL_RUNTIME_FN void report_assert_failure(assert_failure f);
 // launch's report. Outside a launch nothing is recorded.
 TL_RUNTIME_FN void report_contradicted_hint(assert_failure f);
 
-// program_id(axis) and num_programs(axis) (ops/program.hpp). Outside a launch (an op called
-// directly, as in unit tests) the program is 0 of a grid of 1. A mistake in the kernel throws;
-// the launch names the kernel and the program (launch.hpp).
+// program_id(axis) and num_programs(axis) (ops/program.hpp). Outside a launch they throw: a
+// kernel called as a plain function would run program 0 alone and leave the rest of its
+// outputs unwritten. A mistake in the kernel throws; the launch names the kernel and the
+// program (launch.hpp).
 [[noreturn]] TL_RUNTIME_FN void axis_out_of_range(const char* op, int axis, const source_location& where);
-inline void check_axis(const char* op, int axis, const source_location& where) {
-  if (axis < 0 || axis > 2) axis_out_of_range(op, axis, where);
-}
+[[noreturn]] TL_RUNTIME_FN void outside_a_launch(const char* op, const source_location& where);
 inline int program_id(int axis, const source_location& where = source_location{}) {
-  check_axis("tl::program_id", axis, where);
   const program_state* p = current_program;
-  return p ? p->pid[axis] : 0;
+  if (axis < 0 || axis > 2) axis_out_of_range("tl::program_id", axis, where);
+  if (!p) outside_a_launch("tl::program_id", where);
+  return p->pid[axis];
 }
 inline int num_programs(int axis, const source_location& where = source_location{}) {
-  check_axis("tl::num_programs", axis, where);
   const program_state* p = current_program;
-  return p ? p->grid[axis] : 1;
+  if (axis < 0 || axis > 2) axis_out_of_range("tl::num_programs", axis, where);
+  if (!p) outside_a_launch("tl::num_programs", where);
+  return p->grid[axis];
 }
 // tl::range(start, stop, 0) (ops/program.hpp).
 [[noreturn]] TL_RUNTIME_FN void range_step_is_zero(const source_location& where);
@@ -188,6 +189,12 @@ TL_RUNTIME_FN void report_contradicted_hint(assert_failure f) {
 [[noreturn]] TL_RUNTIME_FN void axis_out_of_range(const char* op, int axis, const source_location& where) {
   throw usage_error(std::string(op) + ": the axis is " + std::to_string(axis) + " (at " + where.file + ":" +
                     std::to_string(where.line) + "); it must be 0, 1 or 2");
+}
+
+[[noreturn]] TL_RUNTIME_FN void outside_a_launch(const char* op, const source_location& where) {
+  throw usage_error(std::string(op) + " outside tl::launch (at " + where.file + ":" + std::to_string(where.line) +
+                    "): a kernel called as a plain function runs one program; launch it with "
+                    "tl::launch<kernel>(tl::grid(...), args...)");
 }
 
 [[noreturn]] TL_RUNTIME_FN void range_step_is_zero(const source_location& where) {

@@ -550,23 +550,32 @@ struct wgmma_dot {
   static constexpr bool may_keep_running = !tma_capable;
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+  // Tensors of more rows than a map's 32-bit coordinates reach are read through windows of rows:
+  // the map of the window that holds the block's first row, starting at a multiple of 2^30 rows
+  // and at most 2^31 - 1 rows long, so a block and the next calls' blocks stay inside it.
+  static constexpr std::int64_t window_rows = std::int64_t(1) << 30;
+  static constexpr std::int64_t most = 0x7fffffff;
+  __device__ __forceinline__ static std::int64_t window_start(const descriptor_source<2>& s) {
+    return s.offsets[0] > 0 ? s.offsets[0] / window_rows * window_rows : 0;
+  }
   // Can the copy engine read this descriptor's blocks? (Its rules: a 16-byte aligned base and row
-  // stride, unit stride along rows, sizes and offsets in 32 bits.)
+  // stride, unit stride along rows, sizes and offsets in 32 bits within the window.)
   __device__ __forceinline__ static bool tma_fits(const descriptor_source<2>& s) {
     const auto base = reinterpret_cast<std::uintptr_t>(s.base);
     const std::int64_t row_bytes = s.strides[0] * size;
-    constexpr std::int64_t most = 0x7fffffff;
     return s.strides[1] == 1 && base % 16 == 0 && row_bytes > 0 && row_bytes % 16 == 0 && row_bytes < (std::int64_t(1) << 40) &&
-           s.shape[0] >= 1 && s.shape[1] >= 1 && s.shape[0] <= most && s.shape[1] <= most && s.offsets[0] >= -most &&
-           s.offsets[0] <= most && s.offsets[1] >= -most && s.offsets[1] <= most;
+           s.shape[0] - window_start(s) >= 1 && s.shape[1] >= 1 && s.shape[1] <= most && s.offsets[0] >= -most &&
+           s.offsets[1] >= -most && s.offsets[1] <= most;
   }
-  // The key of a descriptor's map whose boxes are Rows rows of W bytes.
+  // The key of a descriptor's map (its window's) whose boxes are Rows rows of W bytes.
   template <int Rows>
   __device__ __forceinline__ static tma_key key_of(const descriptor_source<2>& src) {
+    const std::int64_t start = window_start(src);
+    const std::int64_t rows = src.shape[0] - start;
     tma_key key;
-    key.base = src.base;
+    key.base = static_cast<const char*>(src.base) + start * src.strides[0] * size;
     key.dims[0] = std::uint64_t(src.shape[1]);
-    key.dims[1] = std::uint64_t(src.shape[0]);
+    key.dims[1] = std::uint64_t(rows < most ? rows : most);
     key.row_stride = std::uint64_t(src.strides[0]) * size;
     key.box = unsigned(Rows) | unsigned(W) << 9 | unsigned(size) << 20;
     return key;
@@ -598,9 +607,9 @@ struct wgmma_dot {
     tma_tag t;
     t.map_a = map_a;
     t.map_b = map_b;
-    t.a[0] = int(sa.offsets[0]);
+    t.a[0] = int(sa.offsets[0] - window_start(sa));
     t.a[1] = int(sa.offsets[1]);
-    t.b[0] = int(sb.offsets[0]);
+    t.b[0] = int(sb.offsets[0] - window_start(sb));
     t.b[1] = int(sb.offsets[1]);
     return t;
   }
