@@ -3,7 +3,7 @@
 # are importable; elsewhere it says why it is skipped and exits 77 (CTest reports it skipped).
 #   tools/torch-test.sh [pytest args...]
 # Build the package first where torch is (one command, from the repository's root):
-#   pip install --no-build-isolation examples/torch
+#   python3 -m pip install --no-build-isolation examples/torch
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
@@ -16,7 +16,7 @@ if ! "$python" -c "import pytest" > /dev/null 2>&1; then
   exit 77
 fi
 if ! "$python" -c "import tl_torch" > /dev/null 2>&1; then
-  echo "skipped: tl_torch is not installed for $python (pip install --no-build-isolation examples/torch)"
+  echo "skipped: tl_torch is not installed for $python (python3 -m pip install --no-build-isolation examples/torch)"
   exit 77
 fi
 exec "$python" -m pytest -q examples/torch/tests "$@"

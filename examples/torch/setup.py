@@ -1,6 +1,6 @@
 """tl_torch: Triton's tutorial kernels written in tl, as PyTorch operators.
 
-    pip install --no-build-isolation examples/torch        (from the repository's root)
+    python3 -m pip install --no-build-isolation examples/torch        (from the repository's root)
 
 Compiles csrc/ with torch.utils.cpp_extension against the torch already installed (hence no build
 isolation) and the tl headers of this checkout. The GPU architecture: TL_TORCH_ARCH (e.g. "90a",

@@ -11,6 +11,9 @@
 //   tl::launch<add_kernel<32>>(tl::grid(tl::cdiv(n, 32)), x, z, n);
 #pragma once
 
+// First, so that a compile-time error names its check on line 3 here too (the compiler shows the
+// chain of includes that first reached the checks).
+#include "core/diagnostics.hpp"
 #include "kernel.hpp"
 #include "runtime/buffer.hpp"
 #include "runtime/cuda_buffer.hpp"

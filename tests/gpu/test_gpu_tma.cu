@@ -7,6 +7,10 @@
 // one, every case still runs, through cp.async, and the count of copy-engine calls is not
 // required.
 #define TL_COUNT_TMA_CALLS 1
+#include <tl/tl.hpp>
+
+#include <algorithm>
+
 #include "gpu_testing.hpp"
 
 using namespace gpu_testing;
@@ -110,6 +114,26 @@ TL_KERNEL void three_pairs_k(tl::ptr<const tl::fp16> a, tl::ptr<const tl::fp16> 
   tl::store(c + (rows(_, None) * N + cols(None, _)), acc, (rows(_, None) < M) & (cols(None, _) < N));
 }
 
+// Past 2^31 elements: a rank-1 descriptor's blocks (the pointer path), and a dot whose A has more
+// rows than a tensor map's 32-bit coordinates reach (the copy engine through windows of rows).
+template <int B>
+TL_KERNEL void long_copy_k(tl::ptr<const float> x, tl::ptr<float> y, std::int64_t n, std::int64_t o) {
+  auto xd = tl::make_tensor_descriptor(x, {n}, {1}, tl::block_shape<B>);
+  auto yd = tl::make_tensor_descriptor(y, {n}, {1}, tl::block_shape<B>);
+  const std::int64_t at = o + std::int64_t(tl::program_id(0)) * B;
+  yd.store({at}, xd.load({at}) + 1.0f);
+}
+template <int BM, int BN, int K>
+TL_KERNEL void tall_dot_k(tl::ptr<const tl::fp16> a, tl::ptr<const tl::fp16> b, tl::ptr<float> c, std::int64_t rows,
+                          std::int64_t m0, int N) {
+  auto ad = tl::make_tensor_descriptor(a, {rows, K}, {K, 1}, tl::block_shape<BM, K>);
+  auto bd = tl::make_tensor_descriptor(b, {N, K}, {K, 1}, tl::block_shape<BN, K>);
+  const std::int64_t m = m0 + std::int64_t(tl::program_id(0)) * BM;
+  auto acc = tl::dot(ad.load({m, 0}), tl::trans(bd.load({0, 0})));
+  auto r = tl::program_id(0) * BM + tl::arange<0, BM>();
+  tl::store(c + (r(_, None) * BN + tl::arange<0, BN>()(None, _)), acc);
+}
+
 template <int BM, int BN, int BK, class T>
 void check_nt(int trials, bool aligned_strides, const char* what) {
   for (int trial = 0; trial < trials; ++trial) {
@@ -199,4 +223,59 @@ TEST_CASE("persistent loops, a fixed A with B walking rows, and more maps than a
   }
   if (device_has_tma()) require_copy_engine_ran(before);
   else WARN("not an sm_90 device: the cases ran through cp.async, the copy engine's count is not checked");
+}
+
+TEST_CASE("descriptors past 2^31 elements: blocks through pointers, and dot operands through windows of tensor maps",
+          "[gpu][descriptor][tma][large]") {
+  // Rank 1: 2^31 + 4096 floats, blocks at the end (partly outside) and past 2^31.
+  {
+    const std::int64_t n = (std::int64_t(1) << 31) + 4096;
+    tl::cuda::buffer<float> x(std::size_t(n), "x"), y(std::size_t(n), "y");
+    for (const std::int64_t o : {n - 300, (std::int64_t(1) << 31) + 64}) {
+      std::vector<float> xs(512), ys(512, -5.0f);
+      for (int i = 0; i < 512; ++i) xs[std::size_t(i)] = float((o + i) % 1000);
+      const std::int64_t count = std::min<std::int64_t>(512, n - o);
+      REQUIRE(cudaMemcpy(x.data() + o, xs.data(), std::size_t(count) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+      REQUIRE(cudaMemcpy(y.data() + o, ys.data(), std::size_t(count) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+      tl::launch<long_copy_k<128>>(tl::grid(2), cuda, x, y, n, o);  // 256 elements from o
+      REQUIRE(cudaMemcpy(ys.data(), y.data() + o, std::size_t(count) * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+      INFO("offset " << o);
+      for (std::int64_t i = 0; i < count; ++i)
+        REQUIRE(ys[std::size_t(i)] == (i < 256 ? xs[std::size_t(i)] + 1.0f : -5.0f));
+    }
+  }
+  // A dot whose A has 2^31 + 256 rows of 16 fp16 (64 GiB): blocks past 2^31, across the first
+  // window's end, and at the tensor's end (rows outside it read as 0).
+  {
+    constexpr int BM = 128, BN = 64, K = 16;
+    const std::int64_t rows = (std::int64_t(1) << 31) + 256;
+    tl::cuda::buffer<tl::fp16> a(std::size_t(rows * K), "a");
+    const auto bh = random_quarters<tl::fp16>(std::size_t(BN) * K);
+    const tl::cuda::buffer<tl::fp16> b(bh, "b");
+    const auto before = tma_calls();
+    for (const std::int64_t m0 : {(std::int64_t(1) << 31) + 8, (std::int64_t(1) << 30) - 64, rows - 200}) {
+      const int programs = 2;
+      std::vector<tl::fp16> ah(std::size_t(programs) * BM * K);
+      const std::int64_t inside = std::min<std::int64_t>(programs * BM, rows - m0);
+      for (auto& e : ah) e = tl::fp16(float(random_int(-8, 8)) / 4);
+      REQUIRE(cudaMemcpy(a.data() + m0 * K, ah.data(), std::size_t(inside * K) * 2, cudaMemcpyHostToDevice) ==
+              cudaSuccess);
+      tl::cuda::buffer<float> c(std::size_t(programs) * BM * BN, "c");
+      c.fill(std::nanf(""));
+      tl::launch<tall_dot_k<BM, BN, K>>(tl::grid(programs), cuda, a, b, c, rows, m0, BN);
+      const std::vector<float> got = c.to_host();
+      INFO("first row " << m0);
+      std::size_t bad = 0;
+      for (int i = 0; i < programs * BM; ++i)
+        for (int j = 0; j < BN; ++j) {
+          double want = 0;
+          if (i < inside)
+            for (int k = 0; k < K; ++k)
+              want += double(float(ah[std::size_t(i * K + k)])) * double(float(bh[std::size_t(j * K + k)]));
+          bad += got[std::size_t(i * BN + j)] != float(want);
+        }
+      REQUIRE(bad == 0);
+    }
+    if (device_has_tma()) CHECK(tma_calls().calls > before.calls);
+  }
 }

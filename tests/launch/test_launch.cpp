@@ -513,10 +513,8 @@ TL_KERNEL void divides(ptr<int> out, int d) {
   store(out + program_id(0), q);
 }
 
-TEST_CASE("a kernel's scalar integer division by zero names the kernel and the program", "[launch]") {
-#if defined(__SANITIZE_ADDRESS__)
-  WARN("skipped under the sanitizers: UndefinedBehaviorSanitizer reports the division first");
-#else
+// The launch's stderr and whether it ended by SIGFPE, run in a child process.
+std::string divide_by_zero_in_child(int programs, bool sequential, bool& trapped) {
   int fds[2];
   REQUIRE(pipe(fds) == 0);
   const pid_t child = fork();
@@ -525,8 +523,8 @@ TEST_CASE("a kernel's scalar integer division by zero names the kernel and the p
     dup2(fds[1], 2);
     close(fds[0]);
     signal(SIGFPE, SIG_DFL);  // as in a program without handlers (the test framework has its own)
-    std::vector<int> out(2, 0);
-    launch<divides<1>>(grid(2), {.sequential = true}, out, 0);
+    std::vector<int> out(std::size_t(programs), 0);
+    launch<divides<1>>(grid(programs), {.sequential = sequential, .threads = 8}, out, 0);
     _exit(0);
   }
   close(fds[1]);
@@ -536,10 +534,29 @@ TEST_CASE("a kernel's scalar integer division by zero names the kernel and the p
   close(fds[0]);
   int status = 0;
   REQUIRE(waitpid(child, &status, 0) == child);
-  CHECK(WIFSIGNALED(status));
-  if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGFPE);
-  CHECK_THAT(text, Catch::Contains("tl: integer division by zero in kernel divides<1>, program (0, 0, 0): a division "
-                                   "of plain C++ integers in the kernel's code"));
+  trapped = WIFSIGNALED(status) && WTERMSIG(status) == SIGFPE;
+  return text;
+}
+
+TEST_CASE("a kernel's scalar integer division by zero names the kernel, the program and the line", "[launch]") {
+#if defined(__SANITIZE_ADDRESS__)
+  WARN("skipped under the sanitizers: UndefinedBehaviorSanitizer reports the division first");
+#else
+  bool trapped = false;
+  std::string text = divide_by_zero_in_child(2, true, trapped);
+  CHECK(trapped);
+  // This file is compiled with line tables (-g1: tests/CMakeLists.txt), so the line is known.
+  CHECK_THAT(text, Catch::Matches("tl: integer division by zero in kernel divides<1>, program \\(0, 0, 0\\), at "
+                                  ".*test_launch\\.cpp:[0-9]+: a division of plain C\\+\\+ integers in the kernel's "
+                                  "code.*\n"));
+  // Programs trapping at once on 8 threads: one report, whole.
+  text = divide_by_zero_in_child(64, false, trapped);
+  CHECK(trapped);
+  std::size_t reports = 0;
+  for (std::size_t at = text.find("tl: integer"); at != std::string::npos; at = text.find("tl: integer", at + 1)) ++reports;
+  CHECK(reports == 1);
+  CHECK_THAT(text, Catch::Matches("tl: integer division by zero in kernel divides<1>, program \\([0-9]+, 0, 0\\), at "
+                                  ".*test_launch\\.cpp:[0-9]+: .*The process ends here\\.\n"));
   // A program's own SIGFPE handler (here the test framework's) is left alone.
   struct sigaction before {}, after {};
   REQUIRE(sigaction(SIGFPE, nullptr, &before) == 0);

@@ -2,7 +2,7 @@
 
 CUDA tensors where a GPU is present (the tests that need one say so when skipped), CPU tensors
 always (tl's CPU backend). Non-contiguous inputs are checked to give torch's answer; refusals
-to raise ValueError with tl's message. Needs the package installed (pip install
+to raise ValueError with tl's message. Needs the package installed (python3 -m pip install
 --no-build-isolation examples/torch); without torch the whole module reports itself skipped.
 """
 import math
@@ -11,7 +11,7 @@ import random
 import pytest
 
 torch = pytest.importorskip("torch", reason="torch is not installed: tl_torch's tests run where it is")
-tl_torch = pytest.importorskip("tl_torch", reason="tl_torch is not built: pip install --no-build-isolation examples/torch")
+tl_torch = pytest.importorskip("tl_torch", reason="tl_torch is not built: python3 -m pip install --no-build-isolation examples/torch")
 F = torch.nn.functional
 
 cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA GPU here: the CUDA half of the test needs one")

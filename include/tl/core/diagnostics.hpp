@@ -382,6 +382,20 @@ struct combine_function_does_not_fit {
                     "the function and the value it is called with: this tl::error type's template arguments).");
 };
 
+template <class T, bool Ok>
+struct histogram_needs_integer_values {
+  static_assert(Ok, "tl::histogram: the values are bin indices, so they must be integers (as in Triton); this block "
+                    "is floating-point (its type: this tl::error type's template argument). Compute the bin of each "
+                    "value and convert it with .to(tl::int32).");
+};
+
+template <int NumBins, bool Ok>
+struct histogram_bins_not_power_of_two {
+  static_assert(Ok, "tl::histogram<NumBins>: the number of bins must be a positive power of two, as in Triton (its "
+                    "result is a block of NumBins; the value: this tl::error type's template argument). Use the next "
+                    "power of two and ignore the extra bins.");
+};
+
 template <class Op, class Combine, class ElementTypes, bool Ok>
 struct combine_function_types_do_not_fit {
   static_assert(Ok, "tl::associative_scan/tl::reduce: the combine function's parameters and result must have the "

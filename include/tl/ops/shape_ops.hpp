@@ -243,6 +243,10 @@ TL_INLINE auto split(const E& e) {
   if constexpr (S::rank >= 1 && S::dim(S::rank - 1) == 2) {
     using out = typename detail::drop_last<S>::type;
     return std::tuple{detail::view<E, out, detail::last_fixed_map<0>>{{}, e}, detail::view<E, out, detail::last_fixed_map<1>>{{}, e}};
+  } else if constexpr (S::rank >= 1) {
+    // After the error, halves of the shape the kernel expects, so that its uses add no errors.
+    using out = typename detail::drop_last<S>::type;
+    return std::tuple{detail::view<E, out, detail::last_fixed_map<0>>{{}, e}, detail::view<E, out, detail::last_fixed_map<0>>{{}, e}};
   } else {
     return std::tuple{e, e};
   }

@@ -117,12 +117,15 @@ template <int NumBins, class E, class M>
 TL_INLINE auto histogram(const E& x, const M& mask) {
   using V = detail::value_of_t<E>;
   using EM = detail::as_expr_t<M>;
-  static_assert(detail::check<error::op_needs_integer_operands<op::histogram, V, detail::is_int_v<V>>>);
-  static_assert(detail::check<error::arange_length_not_power_of_two<0, NumBins, NumBins >= 1 && (NumBins & (NumBins - 1)) == 0>>);
-  static_assert(detail::check<error::mask_or_value_not_broadcastable_to_pointers<op::histogram, detail::shape_of_t<EM>, detail::shape_of_t<E>,
-                                                                                 detail::broadcastable_to_v<detail::shape_of_t<EM>, detail::shape_of_t<E>>>>);
-  detail::block_t<std::int32_t, shape<NumBins>> out;
-  detail::lowering::histogram<NumBins>(x, detail::as_expr(mask), out);
+  constexpr bool integers = detail::is_int_v<V>, bins_ok = NumBins >= 1 && (NumBins & (NumBins - 1)) == 0;
+  constexpr bool mask_ok = detail::broadcastable_to_v<detail::shape_of_t<EM>, detail::shape_of_t<E>>;
+  static_assert(detail::check<error::histogram_needs_integer_values<V, integers>>);
+  static_assert(detail::check<error::histogram_bins_not_power_of_two<NumBins, bins_ok>>);
+  static_assert(detail::check<error::mask_or_value_not_broadcastable_to_pointers<op::histogram, detail::shape_of_t<EM>,
+                                                                                 detail::shape_of_t<E>, mask_ok>>);
+  constexpr int bins = bins_ok ? NumBins : 1;  // after an error, a block the kernel's uses accept
+  detail::block_t<std::int32_t, shape<bins>> out;
+  if constexpr (integers && bins_ok && mask_ok) detail::lowering::histogram<NumBins>(x, detail::as_expr(mask), out);
   return out;
 }
 template <int NumBins, class E>

@@ -112,8 +112,9 @@ struct tensor_descriptor {
   }
   template <int D>
   TL_HD auto inside_axis(const std::int64_t (&o)[rank]) const {
+    constexpr int b = dims[D];  // a constant: device code cannot read the array itself
     auto i = axis<D>();
-    return (i >= detail::block_lo(o[D], dims[D])) & (i < detail::block_hi(o[D], shape[D], dims[D]));
+    return (i >= detail::block_lo(o[D], b)) & (i < detail::block_hi(o[D], shape[D], b));
   }
   TL_HD auto inside(const std::int64_t (&o)[rank]) const {
     if constexpr (rank == 1) return inside_axis<0>(o);
