@@ -155,17 +155,20 @@ TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const output_buffer& b)
   std::int64_t run_start = -1, period = 0, run_length = 0;
   bool regular = true, loaded = false;  // loaded: loaded or accessed atomically
   std::vector<std::pair<std::int64_t, std::int64_t>> shown;  // the first runs: [start, end)
+  std::int64_t head = 0, first_start = -1;
   auto close_run = [&](std::int64_t start, std::int64_t end) {
     const std::int64_t length = end - start;
     unwritten += length;
     if (shown.size() < 3) shown.push_back({start, end});
     if (start == 0) {
-      regular = false;  // a head: elements before any stored one
+      head = length;  // elements before any stored one
     } else if (runs++ == 0) {
       run_length = length;
-      period = start + length;  // the first stored stretch and this run
-    } else if (length != run_length || start != runs * period - run_length) {
-      regular = false;
+      first_start = start;
+      period = start + length;  // with one run: the first stored stretch and this run
+    } else {
+      if (runs == 2) period = start - first_start;
+      if (length != run_length || start != first_start + (runs - 1) * period) regular = false;
     }
   };
   race_region* region = nullptr;
@@ -206,15 +209,17 @@ TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const output_buffer& b)
   }
   if (loaded || written == 0 || written == b.extent) return {};
   const std::int64_t tail_start = run_start;  // the run still open: the tail
+  const std::int64_t tail = tail_start >= 0 ? b.extent - tail_start : 0;
   if (tail_start >= 0) {
-    const std::int64_t length = b.extent - tail_start;
-    unwritten += length;
+    unwritten += tail;
     if (shown.size() < 3) shown.push_back({tail_start, b.extent});
-    // A regular pattern's last run may end the buffer (the last row's padding).
-    if (runs == 0 || length != run_length || tail_start != (runs + 1) * period - run_length) regular = false;
     ++runs;
   }
-  if (unwritten >= written || (regular && first == 0)) return {};
+  // A pattern: holes of one length at one period, with a head and a tail of at most a period
+  // (a layout's offset, the last row's padding).
+  const bool interior = runs - (tail_start >= 0 ? 1 : 0) > 0;
+  const bool pattern = interior && regular && head <= period && tail <= period;
+  if (unwritten >= written || pattern) return {};
   std::string o = std::string(b.name ? b.name : "(unnamed)") + ": ";
   auto span = [](const std::pair<std::int64_t, std::int64_t>& r) {
     return r.second - r.first == 1 ? std::to_string(r.first)
