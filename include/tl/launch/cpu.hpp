@@ -20,19 +20,37 @@ namespace tl::detail::cpu {
 // Runs run_program(bound) once per program of the grid on host threads (each program gets its
 // own copy of the parameters); the programs' invalid accesses, failed asserts and races are
 // gathered in the report. The part of a CPU launch that does not depend on the kernel.
+// `buffers` are the kernel's pointer arguments (for the aliases of race detection).
+struct buffer_range {
+  std::uintptr_t begin, end;  // end: the address space's end where the size is unknown
+  bool read_only;             // a tl::ptr<const T>
+  const char* name;
+};
 TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& options, std::string_view kernel,
-                                     void (*run_program)(const void* bound), const void* bound);
+                                     void (*run_program)(const void* bound), const void* bound,
+                                     const std::vector<buffer_range>& buffers);
+
+template <class P>
+void add_buffer_range(const P&, std::vector<buffer_range>&) {}
+template <class T>
+void add_buffer_range(const ptr<T>& p, std::vector<buffer_range>& out) {
+  if (!p.base) return;
+  const auto b = reinterpret_cast<std::uintptr_t>(p.base);
+  out.push_back({b, p.extent >= 0 ? b + std::uintptr_t(p.extent) * sizeof(T) : ~std::uintptr_t(0), std::is_const_v<T>, p.name});
+}
 
 // Runs Kernel once per program of the grid with (a copy of) the bound parameters.
 template <auto Kernel, class Params>
 launch_report run(const grid& g, const launch_options& options, const Params& bound) {
+  std::vector<buffer_range> buffers;
+  std::apply([&](const auto&... p) { (add_buffer_range(p, buffers), ...); }, bound);
   return run_grid(
       g, options, detail::kernel_name<Kernel>(),
       [](const void* b) {
         Params params = *static_cast<const Params*>(b);  // each program gets its own copy
         std::apply(Kernel, params);
       },
-      &bound);
+      &bound, buffers);
 }
 
 #if TL_RUNTIME_DEFINITIONS
@@ -56,6 +74,8 @@ struct program_runner {
   host_mutex mutex;  // guards failure and traced
   std::exception_ptr failure;
   std::vector<std::vector<traced_access>> traced;
+  std::vector<program_state> states;  // one per host thread (launch_state::waits)
+  int next_state = 0;
 
   static void work(void* self) { static_cast<program_runner*>(self)->work(); }
   // The first failure is kept; the programs not started yet do not run.
@@ -65,19 +85,23 @@ struct program_runner {
     atomic_store(next, total);
   }
   void work() {
-    program_state ps;
+    program_state& ps = states[std::size_t(atomic_fetch_add(next_state, 1))];
     for (int a = 0; a < 3; ++a) ps.grid[a] = int(grid[a]);
     ps.launch = state;
     std::vector<traced_access> mine;
     if (trace) ps.trace = &mine;
     program_state* const outer = current_program;
     current_program = &ps;
+    atomic_store(ps.running, 1);  // from before it takes a program id: one taken is never missed
     for (long long id = atomic_fetch_add(next, 1LL); id < total; id = atomic_fetch_add(next, 1LL)) {
       ps.pid[0] = int(id % grid[0]);
       ps.pid[1] = int((id / grid[0]) % grid[1]);
       ps.pid[2] = int(id / (grid[0] * grid[1]));
       ps.linear_id = std::int32_t(id);
       ps.made_store = ps.stored_any = false;
+      ps.held_count = 0;
+      ps.key = 0;
+      relaxed_store(ps.spins, std::uint64_t(0));
       try {
         run_program(bound);
         if (ps.made_store && !ps.stored_any) {
@@ -86,6 +110,7 @@ struct program_runner {
             state->report.idle_programs.push_back({ps.pid[0], ps.pid[1], ps.pid[2]});
           ++state->report.idle_count;
         }
+      } catch (const program_stopped&) {  // a wait that cannot end: in the report
       } catch (const usage_error& e) {  // a mistake in the kernel: the launch names the program
         fail(std::make_exception_ptr(usage_error("tl::launch: kernel " + state->report.kernel + ", program (" +
                                                  std::to_string(ps.pid[0]) + ", " + std::to_string(ps.pid[1]) + ", " +
@@ -94,6 +119,7 @@ struct program_runner {
         fail(std::current_exception());
       }
     }
+    atomic_store(ps.running, 0);
     current_program = outer;
     if (trace) {
       host_lock lock(mutex);
@@ -119,9 +145,25 @@ TL_RUNTIME_FN std::vector<traced_access> merge_by_program(std::vector<std::vecto
 }
 
 TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& options, std::string_view kernel,
-                                     void (*run_program)(const void* bound), const void* bound) {
+                                     void (*run_program)(const void* bound), const void* bound,
+                                     const std::vector<buffer_range>& buffers) {
   launch_state state;
   state.detect_races = options.detect_races;
+  // Race detection notes the loads through a pointer to const whose memory another argument
+  // can write.
+  for (const buffer_range& in : buffers) {
+    if (!in.read_only || !options.detect_races) continue;
+    for (const buffer_range& out : buffers)
+      if (!out.read_only && in.begin < out.end && out.begin < in.end) {
+        state.aliased.push_back({in.begin, in.end});
+        state.report.alias_notes.push_back(
+            "'" + std::string(in.name ? in.name : "(unnamed)") + "' (a pointer to const) and '" +
+            std::string(out.name ? out.name : "(unnamed)") + "' are " + (in.begin == out.begin && in.end == out.end ? "the same memory" : "overlapping memory") +
+            ": what one program stores through '" + (out.name ? out.name : "(unnamed)") + "' another reads through '" +
+            (in.name ? in.name : "(unnamed)") + "'");
+        break;
+      }
+  }
   state.report.kernel = std::string(kernel);
   state.report.grid[0] = int(g.x);
   state.report.grid[1] = int(g.y);
@@ -135,6 +177,12 @@ TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& option
   long long n_threads = options.threads > 0 ? options.threads : hardware_threads();
   if (sequential) n_threads = 1;
   if (n_threads > total) n_threads = total;
+  runner.states.resize(std::size_t(n_threads));
+  state.waits.states = runner.states.data();
+  state.waits.threads = int(n_threads);
+  state.waits.next = &runner.next;
+  state.waits.total = total;
+  state.waits.timeout_ns = hang_timeout_ns(options);
   {
     const division_fault_guard division_faults;  // a kernel's scalar division by zero is named
     run_on_threads(int(n_threads), &program_runner::work, &runner);
