@@ -274,11 +274,15 @@ TL_RUNTIME_FN std::string launch_report::str() const {
     o << "  ... " << (race_count - static_cast<std::int64_t>(races.size())) << " more races\n";
   for (const auto& n : alias_notes)
     if (race_count) o << "  note: " << n << '\n';
-  for (const auto& h : hangs)
+  for (const auto& h : hangs) {
     o << "  hang: program " << format_program(h.program) << " waits in " << h.op << " at " << h.where.file << ':'
-      << h.where.line << " on element " << h.offset << " of buffer '" << h.buffer << "': " << h.spins
-      << " atomics in a row returned the same values, and no program of the launch wrote to memory, for "
-      << h.seconds << " s\n";
+      << h.where.line << " on element " << h.offset << " of buffer '" << h.buffer << "': ";
+    if (h.spins == 0)  // the GPU's atomic_poll without a time budget, which gave up
+      o << "it polled without a time budget for " << h.seconds << " s\n";
+    else
+      o << h.spins << " atomics in a row returned the same values, and no program of the launch wrote to memory, for "
+        << h.seconds << " s\n";
+  }
   if (hang_count > static_cast<std::int64_t>(hangs.size()))
     o << "  ... " << (hang_count - static_cast<std::int64_t>(hangs.size())) << " more waiting programs\n";
   if (hang_count) {
