@@ -223,12 +223,16 @@ TL_KERNEL void locked_increment(ptr<int> lock, ptr<int> count, ptr<int> owners) 
 }
 
 // The same, but program 3 also reads the count without the lock: a race the lock does not order.
-TL_KERNEL void increment_with_a_stray_read(ptr<int> lock, ptr<int> count, ptr<int> owners, ptr<int> seen) {
-  if (program_id(0) == 3) store(seen, load(count));
+// Program `first` (or none, -1) runs as if it were program 3's turn first: the program ids are
+// swapped, so that on one thread program 3's stray read and locked section come before all others.
+TL_KERNEL void increment_with_a_stray_read(ptr<int> lock, ptr<int> count, ptr<int> owners, ptr<int> seen, int first) {
+  int pid = program_id(0);
+  if (first >= 0) pid = pid == 0 ? first : pid == first ? 0 : pid;
+  if (pid == 3) store(seen, load(count));
   while (int(atomic_cas(lock, 0, 1)) == 1) {  // Triton's default semantics, acq_rel
   }
   const int c = load(count);
-  store(owners + c, program_id(0));
+  store(owners + c, pid);
   store(count, c + 1);
   atomic_xchg(lock, 0);
 }
@@ -341,19 +345,28 @@ TEST_CASE("atomic_cas and atomic_xchg make a spin lock between programs on host 
 
 TEST_CASE("the race detector follows locks: an access without the lock still races", "[atomic][race]") {
   const int programs = 16;
-  std::vector<int> lock{0}, count{0}, owners(programs, -1), seen{-1};
-  // In program order on one thread, so that program 3's stray read comes after program 0 stored
-  // the count under the lock: on many threads program 3 can run first, and its read then
-  // happens before every other program's locked access, which is no race.
-  const launch_report rep = launch<increment_with_a_stray_read>(grid(programs),
-                                                                {.failure = on_failure::collect, .sequential = true},
-                                                                ptr<int>(lock, "lock"), ptr<int>(count, "count"),
-                                                                ptr<int>(owners, "owners"), ptr<int>(seen, "seen"));
-  REQUIRE(count[0] == programs);
-  REQUIRE(rep.race_count > 0);
-  bool names_count = false;
-  for (const auto& r : rep.races) names_count = names_count || r.buffer == "count";
-  REQUIRE(names_count);
+  // In program order on one thread (program 3's stray read after program 0 stored the count
+  // under the lock), on many threads, and with program 3 first (its read before every locked
+  // access, its own included): each order is reported.
+  for (int order = 0; order < 12; ++order) {
+    INFO("order " << order);
+    std::vector<int> lock{0}, count{0}, owners(programs, -1), seen{-1};
+    const launch_options o = order == 0   ? launch_options{.failure = on_failure::collect, .sequential = true}
+                             : order == 1 ? launch_options{.failure = on_failure::collect, .threads = 1}
+                                          : launch_options{.failure = on_failure::collect, .threads = 4};
+    const launch_report rep = order == 1 ? launch<increment_with_a_stray_read>(grid(programs), o, ptr<int>(lock, "lock"),
+                                                                               ptr<int>(count, "count"), ptr<int>(owners, "owners"),
+                                                                               ptr<int>(seen, "seen"), 3)
+                                         : launch<increment_with_a_stray_read>(grid(programs), o, ptr<int>(lock, "lock"),
+                                                                               ptr<int>(count, "count"), ptr<int>(owners, "owners"),
+                                                                               ptr<int>(seen, "seen"), -1);
+    INFO(rep.str());
+    REQUIRE(count[0] == programs);
+    REQUIRE(rep.race_count > 0);
+    bool names_count = false;
+    for (const auto& r : rep.races) names_count = names_count || r.buffer == "count";
+    REQUIRE(names_count);
+  }
 }
 
 TEST_CASE("atomic_cas swaps only where the element equals cmp, and returns the old values", "[atomic]") {

@@ -144,10 +144,16 @@ inline element_records race_records(program_state* p, const void* address, int s
 // to an element whose earlier accesses all held that lock, or that no other program accessed
 // yet: the lock orders it after them. It becomes the element's last access (reader or owner)
 // and is no race; returns false where the ordinary checks apply (no lock held, another lock,
-// or accesses without the lock before).
+// or accesses without the lock before). A plain access without a lock marks the element
+// (guard `unguarded`), so that no later access under a lock is taken as ordered after it,
+// whichever program ran first.
 enum class access_role { load, store, atomic };
+inline constexpr std::int32_t unguarded = -1;
 inline bool access_under_lock(program_state* p, const element_records& r, access_role role) {
-  if (p->held_count == 0) return false;
+  if (p->held_count == 0) {
+    if (role != access_role::atomic && atomic_load(*r.guard) != unguarded) atomic_store(*r.guard, unguarded);
+    return false;
+  }
   const std::int32_t me = p->linear_id + 1;
   std::int32_t guard = atomic_load(*r.guard);
   if (guard == 0) {
