@@ -439,6 +439,60 @@ TEST_CASE("an in-place update of a program's own elements, and shared loads, are
   for (float v : x) CHECK(v == 6.0f);
 }
 
+// out[i] = in[i - 1] + in[i]: with in and out the same memory, each program but the first reads
+// an element the previous program writes.
+template <int B>
+TL_KERNEL void sum_with_previous(ptr<const float> in, ptr<float> out, int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  auto m = offs < n;
+  auto prev = load(in + (offs - 1), m & (offs > 0), 0.0f);
+  store(out + offs, prev + load(in + offs, m), m);
+}
+// out[i] = 2 in[i]: each program reads only what it writes itself.
+template <int B>
+TL_KERNEL void doubles(ptr<const float> in, ptr<float> out, int n) {
+  auto offs = program_id(0) * B + arange<0, B>();
+  store(out + offs, 2.0f * load(in + offs, offs < n), offs < n);
+}
+
+TEST_CASE("one container as a pointer-to-const input and an output: a read of another program's write is a race", "[launch][race]") {
+  const int n = 100;
+  std::vector<float> x(n);
+  for (int i = 0; i < n; ++i) x[std::size_t(i)] = float(i % 7);
+  // In grid order program 1 reads element 63 after program 0 wrote it.
+  for (bool sequential : {true, false}) {
+    std::vector<float> v = x;
+    const auto r = launch<sum_with_previous<64>>(grid(2), {.failure = on_failure::collect, .sequential = sequential, .threads = 2},
+                                                 ptr<const float>(v, "in"), ptr<float>(v, "out"), n);
+    INFO(r.str());
+    REQUIRE(r.race_count >= 1);  // in parallel a load and a store at one instant may both see the other
+    for (const store_race& race : r.races) CHECK(race.offset == 63);
+    if (sequential) {
+      CHECK(r.races[0].kind == race_kind::load_after_store);
+      CHECK(r.races[0].buffer == "in");
+    }
+    CHECK_THAT(r.str(), Catch::Contains("'in' (a pointer to const) and 'out' are the same memory"));
+  }
+  // Overlapping views: in starts one element later.
+  {
+    std::vector<float> v = x;
+    const std::span<float> all(v);
+    const auto r = launch<sum_with_previous<64>>(grid(2), {.failure = on_failure::collect, .sequential = true},
+                                                 ptr<const float>(std::span<const float>(all.subspan(1)), "in"),
+                                                 ptr<float>(all.subspan(0, 99), "out"), 99);
+    INFO(r.str());
+    REQUIRE(r.race_count >= 1);
+    CHECK_THAT(r.str(), Catch::Contains("are overlapping memory"));
+  }
+  // In place, each program its own elements: no race.
+  std::vector<float> v = x;
+  const auto r = launch<doubles<16>>(grid(cdiv(n, 16)), {.failure = on_failure::collect, .threads = 3},
+                                     ptr<const float>(v, "in"), ptr<float>(v, "out"), n);
+  INFO(r.str());
+  CHECK(r.ok());
+  for (int i = 0; i < n; ++i) CHECK(v[std::size_t(i)] == 2.0f * x[std::size_t(i)]);
+}
+
 template <int B>
 TL_KERNEL void fill_first(ptr<float> z, int n, float value, unsigned short count) {
   auto offs = arange<0, B>();

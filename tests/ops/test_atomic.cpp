@@ -223,12 +223,16 @@ TL_KERNEL void locked_increment(ptr<int> lock, ptr<int> count, ptr<int> owners) 
 }
 
 // The same, but program 3 also reads the count without the lock: a race the lock does not order.
-TL_KERNEL void increment_with_a_stray_read(ptr<int> lock, ptr<int> count, ptr<int> owners, ptr<int> seen) {
-  if (program_id(0) == 3) store(seen, load(count));
+// Program `first` (or none, -1) runs as if it were program 3's turn first: the program ids are
+// swapped, so that on one thread program 3's stray read and locked section come before all others.
+TL_KERNEL void increment_with_a_stray_read(ptr<int> lock, ptr<int> count, ptr<int> owners, ptr<int> seen, int first) {
+  int pid = program_id(0);
+  if (first >= 0) pid = pid == 0 ? first : pid == first ? 0 : pid;
+  if (pid == 3) store(seen, load(count));
   while (int(atomic_cas(lock, 0, 1)) == 1) {  // Triton's default semantics, acq_rel
   }
   const int c = load(count);
-  store(owners + c, program_id(0));
+  store(owners + c, pid);
   store(count, c + 1);
   atomic_xchg(lock, 0);
 }
@@ -341,19 +345,28 @@ TEST_CASE("atomic_cas and atomic_xchg make a spin lock between programs on host 
 
 TEST_CASE("the race detector follows locks: an access without the lock still races", "[atomic][race]") {
   const int programs = 16;
-  std::vector<int> lock{0}, count{0}, owners(programs, -1), seen{-1};
-  // In program order on one thread, so that program 3's stray read comes after program 0 stored
-  // the count under the lock: on many threads program 3 can run first, and its read then
-  // happens before every other program's locked access, which is no race.
-  const launch_report rep = launch<increment_with_a_stray_read>(grid(programs),
-                                                                {.failure = on_failure::collect, .sequential = true},
-                                                                ptr<int>(lock, "lock"), ptr<int>(count, "count"),
-                                                                ptr<int>(owners, "owners"), ptr<int>(seen, "seen"));
-  REQUIRE(count[0] == programs);
-  REQUIRE(rep.race_count > 0);
-  bool names_count = false;
-  for (const auto& r : rep.races) names_count = names_count || r.buffer == "count";
-  REQUIRE(names_count);
+  // In program order on one thread (program 3's stray read after program 0 stored the count
+  // under the lock), on many threads, and with program 3 first (its read before every locked
+  // access, its own included): each order is reported.
+  for (int order = 0; order < 12; ++order) {
+    INFO("order " << order);
+    std::vector<int> lock{0}, count{0}, owners(programs, -1), seen{-1};
+    const launch_options o = order == 0   ? launch_options{.failure = on_failure::collect, .sequential = true}
+                             : order == 1 ? launch_options{.failure = on_failure::collect, .threads = 1}
+                                          : launch_options{.failure = on_failure::collect, .threads = 4};
+    const launch_report rep = order == 1 ? launch<increment_with_a_stray_read>(grid(programs), o, ptr<int>(lock, "lock"),
+                                                                               ptr<int>(count, "count"), ptr<int>(owners, "owners"),
+                                                                               ptr<int>(seen, "seen"), 3)
+                                         : launch<increment_with_a_stray_read>(grid(programs), o, ptr<int>(lock, "lock"),
+                                                                               ptr<int>(count, "count"), ptr<int>(owners, "owners"),
+                                                                               ptr<int>(seen, "seen"), -1);
+    INFO(rep.str());
+    REQUIRE(count[0] == programs);
+    REQUIRE(rep.race_count > 0);
+    bool names_count = false;
+    for (const auto& r : rep.races) names_count = names_count || r.buffer == "count";
+    REQUIRE(names_count);
+  }
 }
 
 TEST_CASE("atomic_cas swaps only where the element equals cmp, and returns the old values", "[atomic]") {
@@ -420,4 +433,185 @@ TEST_CASE("race detection: atomics do not race with atomics; a plain access raci
   REQUIRE(!r.races.empty());
   CHECK(r.races[0].kind == race_kind::atomic_after_plain);
   CHECK_THAT(r.str(), Catch::Contains("race: program (1, 0, 0) accesses element 0 of buffer 'x' atomically"));
+}
+
+// ---- waits that cannot end ----
+
+namespace {
+
+// A spin lock taken and never given back: every program after the first spins forever.
+constexpr int never_released_line = __LINE__ + 2;
+TL_KERNEL void never_released(ptr<int> lock, ptr<int> entered) {
+  while (int(atomic_cas(lock, 0, 1)) == 1) {
+  }
+  atomic_add(entered, 1);
+}
+
+// A look-back scan: program i waits for program i - 1's prefix (its flag), then publishes its
+// own; the prefixes are inclusive sums of x.
+TL_KERNEL void look_back_scan(ptr<const int> x, ptr<int> prefix, ptr<int> flags) {
+  const int pid = program_id(0);
+  int before = 0;
+  if (pid > 0) {
+    while (int(atomic_load(flags + (pid - 1))) == 0) {
+    }
+    before = int(atomic_load(prefix + (pid - 1), relaxed));
+  }
+  atomic_store(prefix + pid, before + int(load(x + pid)), relaxed);
+  atomic_store(flags + pid, 1);
+}
+
+// The same waiting on the next program instead: program i waits for program i + 1.
+constexpr int waits_on_successor_line = __LINE__ + 4;
+TL_KERNEL void waits_on_successor(ptr<int> flags) {
+  const int pid = program_id(0);
+  if (pid + 1 < num_programs(0)) {
+    while (int(atomic_load(flags + (pid + 1))) == 0) {
+    }
+  }
+  atomic_store(flags + pid, 1);
+}
+
+// And with atomic_poll without a time budget.
+constexpr int polls_successor_line = __LINE__ + 3;
+TL_KERNEL void polls_successor(ptr<int> flags) {
+  const int pid = program_id(0);
+  if (pid + 1 < num_programs(0)) (void)atomic_poll(flags + (pid + 1), 1);
+  atomic_store(flags + pid, 1);
+}
+
+}  // namespace
+
+TEST_CASE("a spin lock never given back is reported with the program, op, line and buffer, not spun forever", "[atomic][hang]") {
+  for (bool sequential : {true, false}) {
+    INFO("sequential " << sequential);
+    std::vector<int> lock{0}, entered{0};
+    const launch_report rep =
+        launch<never_released>(grid(6), {.failure = on_failure::collect, .sequential = sequential, .threads = 3, .hang_timeout_ms = 200},
+                               ptr<int>(lock, "lock"), ptr<int>(entered, "entered"));
+    INFO(rep.str());
+    REQUIRE(!rep.ok());
+    REQUIRE(entered[0] == 1);
+    REQUIRE(rep.hang_count == (sequential ? 1 : 3));
+    REQUIRE(rep.hangs.size() == std::size_t(rep.hang_count));
+    for (const stuck_wait& h : rep.hangs) {
+      CHECK(h.op == "tl::atomic_cas");
+      CHECK(h.where.line == never_released_line);
+      CHECK(h.buffer == "lock");
+      CHECK(h.offset == 0);
+      CHECK(h.program[0] >= 1);
+    }
+    CHECK(rep.hang_threads == (sequential ? 1 : 3));
+    // One thread: program 1 spins, 2 to 5 never start. Three: program 0 and two waiters ran
+    // first (0 finished, its thread took a third waiter), and two had not started.
+    CHECK(rep.unstarted_count == (sequential ? 4 : 2));
+    CHECK_THAT(rep.str(), Catch::Contains("hang: program (1, 0, 0) waits in tl::atomic_cas at") &&
+                              Catch::Contains("on element 0 of buffer 'lock'") && Catch::Contains("had not started"));
+  }
+  // A raising launch throws the report.
+  std::vector<int> lock{0}, entered{0};
+  REQUIRE_THROWS_WITH((launch<never_released>(grid(2), {.sequential = true}, ptr<int>(lock, "lock"), ptr<int>(entered, "entered"))),
+                      Catch::Contains("wait(s) that could not end"));
+}
+
+TEST_CASE("a look-back scan ends with any number of host threads; a wait for a later program is reported", "[atomic][hang]") {
+  std::mt19937 rng(21);
+  const int n = 40;
+  std::vector<int> x(n);
+  for (int& v : x) v = int(rng() % 201) - 100;
+  std::vector<int> expect(n);
+  for (int i = 0, s = 0; i < n; ++i) expect[std::size_t(i)] = s += x[std::size_t(i)];
+  for (int threads : {0, 1, 2, 64}) {
+    std::vector<int> prefix(n, -12345), flags(n, 0);
+    const launch_report rep = launch<look_back_scan>(grid(n), {.failure = on_failure::collect, .threads = threads, .hang_timeout_ms = 2000},
+                                                     ptr<const int>(x, "x"), ptr<int>(prefix, "prefix"), ptr<int>(flags, "flags"));
+    INFO(rep.str());
+    REQUIRE(rep.ok());
+    REQUIRE(prefix == expect);
+  }
+  // Waiting on the next program: sequential, the first program waits for one that cannot start.
+  for (int kernel = 0; kernel < 2; ++kernel) {
+    std::vector<int> flags(8, 0);
+    const launch_options seq{.failure = on_failure::collect, .sequential = true};
+    const launch_report rep = kernel == 0 ? launch<waits_on_successor>(grid(8), seq, ptr<int>(flags, "flags"))
+                                          : launch<polls_successor>(grid(8), seq, ptr<int>(flags, "flags"));
+    INFO(rep.str());
+    REQUIRE(rep.hang_count == 1);
+    REQUIRE(rep.hangs.size() == 1);
+    const stuck_wait& h = rep.hangs[0];
+    CHECK(h.program[0] == 0);
+    CHECK(h.op == (kernel == 0 ? "tl::atomic_load" : "tl::atomic_poll"));
+    CHECK(h.where.line == (kernel == 0 ? waits_on_successor_line : polls_successor_line));
+    CHECK(h.buffer == "flags");
+    CHECK(h.offset == 1);
+    CHECK(rep.unstarted_count == 7);
+    CHECK(rep.unstarted.size() == 7);
+    CHECK_THAT(rep.str(), Catch::Contains("7 program(s) had not started: (1, 0, 0), (2, 0, 0)") &&
+                              Catch::Contains("one at a time") && Catch::Contains("runs at the same time"));
+    CHECK(flags == std::vector<int>(8, 0));
+  }
+  // More programs than threads: the first threads' programs wait for programs no thread is
+  // free to run. Enough threads: the wait ends.
+  {
+    std::vector<int> flags(12, 0);
+    const launch_report rep = launch<waits_on_successor>(grid(12), {.failure = on_failure::collect, .threads = 4, .hang_timeout_ms = 200},
+                                                         ptr<int>(flags, "flags"));
+    INFO(rep.str());
+    REQUIRE(rep.hang_count == 4);
+    CHECK(rep.unstarted_count == 8);
+    CHECK(rep.hang_threads == 4);
+    CHECK_THAT(rep.str(), Catch::Contains("all of them busy waiting"));
+  }
+  {
+    std::vector<int> flags(12, 0);
+    const launch_report rep = launch<waits_on_successor>(grid(12), {.failure = on_failure::collect, .threads = 12, .hang_timeout_ms = 2000},
+                                                         ptr<int>(flags, "flags"));
+    INFO(rep.str());
+    REQUIRE(rep.ok());
+    REQUIRE(flags == std::vector<int>(12, 1));
+  }
+  // The environment sets the bound too.
+  setenv("TL_HANG_TIMEOUT_MS", "100", 1);
+  std::vector<int> flags(6, 0);
+  const launch_report rep = launch<waits_on_successor>(grid(6), {.failure = on_failure::collect, .threads = 2}, ptr<int>(flags, "flags"));
+  unsetenv("TL_HANG_TIMEOUT_MS");
+  REQUIRE(rep.hang_count == 2);
+  REQUIRE(rep.hangs[0].seconds >= 0.05);
+  REQUIRE(rep.hangs[0].seconds < 2.0);
+}
+
+namespace {
+
+// A lock given back with a plain store instead of an atomic.
+constexpr int plain_unlock_line = __LINE__ + 5;
+TL_KERNEL void released_by_plain_store(ptr<int> lock, ptr<int> count) {
+  while (int(atomic_cas(lock, 0, 1, acquire)) == 1) {
+  }
+  store(count, load(count) + 1);
+  store(lock, 0);
+}
+
+}  // namespace
+
+TEST_CASE("a lock given back with a plain store is reported, naming the lock and the line", "[atomic][race]") {
+  for (bool sequential : {true, false}) {
+    INFO("sequential " << sequential);
+    std::vector<int> lock{0}, count{0};
+    const launch_report rep = launch<released_by_plain_store>(grid(8), {.failure = on_failure::collect, .sequential = sequential},
+                                                              ptr<int>(lock, "lock"), ptr<int>(count, "count"));
+    INFO(rep.str());
+    REQUIRE(rep.race_count >= 1);
+    bool named = false;
+    for (const store_race& r : rep.races)
+      if (r.kind == race_kind::lock_released_by_store) {
+        named = true;
+        CHECK(r.buffer == "lock");
+        CHECK(r.offset == 0);
+        CHECK(r.where.line == plain_unlock_line);
+      }
+    REQUIRE(named);
+    CHECK_THAT(rep.str(), Catch::Contains("releases the lock at element 0 of buffer 'lock' with a plain store") &&
+                              Catch::Contains("tl::atomic_xchg(lock, 0)"));
+    REQUIRE(count[0] == 8);
+  }
 }

@@ -41,6 +41,15 @@ namespace detail {
 // The atomic read-modify-write operations (ops/atomic.hpp; each backend's atomic.hpp).
 // load and store: atomic_load and atomic_store (one indivisible read or write, ordered).
 enum class atomic_op { add, max, min, bit_and, bit_or, bit_xor, xchg, cas, load, store };
+// The op's name in reports ("tl::atomic_cas"); atomic_poll is number 10.
+inline constexpr int atomic_poll_number = 10;
+constexpr const char* atomic_name(int a) {
+  constexpr const char* names[] = {"tl::atomic_add",  "tl::atomic_max",  "tl::atomic_min",   "tl::atomic_and",
+                                   "tl::atomic_or",   "tl::atomic_xor",  "tl::atomic_xchg",  "tl::atomic_cas",
+                                   "tl::atomic_load", "tl::atomic_store", "tl::atomic_poll"};
+  return a >= 0 && a <= atomic_poll_number ? names[a] : "an atomic";
+}
+constexpr const char* atomic_name(atomic_op a) { return atomic_name(int(a)); }
 }  // namespace detail
 
 }  // namespace tl

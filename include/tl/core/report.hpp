@@ -56,6 +56,7 @@ enum class race_kind {
   store_after_load,  // `program` stores what `first_program` (or several programs) loaded
   atomic_after_plain,  // `program` accesses atomically what `first_program` (or several) stores or loads
   plain_after_atomic,  // `program` stores or loads what `first_program` accesses atomically
+  lock_released_by_store,  // `program` gives back a lock it took (atomic_cas) with a plain store
 };
 struct store_race {
   race_kind kind = race_kind::store_store;
@@ -65,6 +66,20 @@ struct store_race {
   source_location where;             // the later program's access
   std::string buffer;
   std::int64_t offset = 0;           // the element
+};
+
+// A program that waited on memory that no program of the launch changed (CPU backend; GPU with
+// TL_DEVICE_CHECKS=1): its atomics kept returning the same values, with no store or atomic
+// write landing, for launch_options::hang_timeout_ms (or, on one host thread, for as many
+// atomics as no bounded wait takes). The launch stopped it.
+struct stuck_wait {
+  int program[3] = {0, 0, 0};
+  std::string op;         // "tl::atomic_cas", "tl::atomic_load", "tl::atomic_poll", ...
+  source_location where;  // the atomic it spun on
+  std::string buffer;     // the buffer of its first masked-in lane
+  std::int64_t offset = 0;  // and that lane's element
+  std::int64_t spins = 0;   // its atomics in a row that returned the same values
+  double seconds = 0;       // how long it spun so
 };
 
 // Everything a launch reports. Invalid accesses are sorted by program id, then by line.
@@ -97,6 +112,17 @@ struct launch_report {
   // default, an error with launch_options::unwritten = tl::unwritten::fail (docs/11).
   std::vector<std::string> unwritten;
   bool unwritten_fails = false;
+  // Waits that could not end, the launch stopped (the first few), with the programs that had
+  // not started then (a count and the first few) and the host threads the programs ran on
+  // (CPU; 0 on the GPU).
+  std::vector<stuck_wait> hangs;
+  std::int64_t hang_count = 0;
+  std::int64_t unstarted_count = 0;
+  std::vector<std::array<int, 3>> unstarted;
+  int hang_threads = 0;
+  // CPU backend: pairs of arguments that are the same memory, one read through a pointer to
+  // const ("'x' (a tl::ptr<const T>) and 'y' are the same memory"), noted where races were found.
+  std::vector<std::string> alias_notes;
   std::int64_t programs = 0;
   double seconds = 0;
   // CUDA backend: what ptxas gave the kernel (cudaFuncGetAttributes): registers per thread,
@@ -111,7 +137,8 @@ struct launch_report {
   static constexpr std::size_t lanes_per_record = 8;
 
   bool ok() const {
-    return invalid_ops == 0 && asserts.empty() && race_count == 0 && !(unwritten_fails && !unwritten.empty());
+    return invalid_ops == 0 && asserts.empty() && race_count == 0 && hang_count == 0 &&
+           !(unwritten_fails && !unwritten.empty());
   }
   explicit operator bool() const { return ok(); }
   std::string str() const;
@@ -149,6 +176,7 @@ TL_RUNTIME_FN void launch_report::sort_records() {
   detail::sort_short(invalid, by_program);
   detail::sort_short(asserts, by_program);
   detail::sort_short(races, by_program);
+  detail::sort_short(hangs, by_program);
   detail::sort_short(idle_programs, [](const std::array<int, 3>& a, const std::array<int, 3>& b) {
     if (a[2] != b[2]) return a[2] < b[2];
     if (a[1] != b[1]) return a[1] < b[1];
@@ -221,6 +249,7 @@ TL_RUNTIME_FN std::string launch_report::str() const {
   if (!asserts.empty()) parts.push_back(std::to_string(asserts.size()) + " failed device_assert(s)");
   if (race_count) parts.push_back(std::to_string(race_count) + " race(s) between programs");
   if (unwritten_fails && !unwritten.empty()) parts.push_back(std::to_string(unwritten.size()) + " output(s) not written in full");
+  if (hang_count) parts.push_back(std::to_string(hang_count) + " wait(s) that could not end (the launch was stopped)");
   for (std::size_t i = 0; i < parts.size(); ++i) o << (i ? "; " : "") << parts[i];
   o << '\n';
   for (const auto& a : invalid) o << "  " << format_access(a) << '\n';
@@ -242,6 +271,10 @@ TL_RUNTIME_FN std::string launch_report::str() const {
     else if (x.kind == race_kind::store_after_load)
       o << "  race: program " << format_program(x.program) << " stores " << element << ", which " << first
         << " load" << (x.several ? "" : "s") << " (the store at " << at << ")\n";
+    else if (x.kind == race_kind::lock_released_by_store)
+      o << "  race: program " << format_program(x.program) << " releases the lock at " << element
+        << " with a plain store (at " << at << "): another program's atomic_cas may take the lock before the "
+           "stores it guards are seen; release it with tl::atomic_xchg(lock, 0) (or tl::atomic_store)\n";
     else if (x.kind == race_kind::atomic_after_plain)
       o << "  race: program " << format_program(x.program) << " accesses " << element << " atomically, which " << first
         << " load" << (x.several ? "" : "s") << " or store" << (x.several ? "" : "s") << " without an atomic (the atomic at " << at
@@ -252,6 +285,43 @@ TL_RUNTIME_FN std::string launch_report::str() const {
   }
   if (race_count > static_cast<std::int64_t>(races.size()))
     o << "  ... " << (race_count - static_cast<std::int64_t>(races.size())) << " more races\n";
+  for (const auto& n : alias_notes)
+    if (race_count) o << "  note: " << n << '\n';
+  for (const auto& h : hangs) {
+    o << "  hang: program " << format_program(h.program) << " waits in " << h.op << " at " << h.where.file << ':'
+      << h.where.line << " on element " << h.offset << " of buffer '" << h.buffer << "': ";
+    if (h.spins == 0)  // the GPU's atomic_poll without a time budget, which gave up
+      o << "it polled without a time budget for " << h.seconds << " s\n";
+    else
+      o << h.spins << " atomics in a row returned the same values, and no program of the launch wrote to memory, for "
+        << h.seconds << " s\n";
+  }
+  if (hang_count > static_cast<std::int64_t>(hangs.size()))
+    o << "  ... " << (hang_count - static_cast<std::int64_t>(hangs.size())) << " more waiting programs\n";
+  if (hang_count) {
+    o << "  note: ";
+    if (hang_threads == 0) {
+      o << "on the GPU (TL_DEVICE_CHECKS=1) each program spun that long (launch_options::hang_timeout_ms)";
+    } else {
+      if (unstarted_count) {
+        o << unstarted_count << " program(s) had not started: ";
+        for (std::size_t i = 0; i < unstarted.size(); ++i)
+          o << (i ? ", " : "") << '(' << unstarted[i][0] << ", " << unstarted[i][1] << ", " << unstarted[i][2] << ')';
+        if (unstarted_count > static_cast<std::int64_t>(unstarted.size())) o << ", ...";
+        o << "; ";
+      } else {
+        o << "every program had started; ";
+      }
+      if (hang_threads == 1)
+        o << "the programs ran one at a time (sequential, or one host thread), so a wait for another program's "
+             "write cannot end";
+      else
+        o << "the programs ran on " << hang_threads << " host threads, all of them busy waiting";
+    }
+    o << ". A wait for another program ends only if that program runs at the same time: on a GPU, if it is "
+         "resident beside the waiting one (or ran before it); on the CPU backend, if a host thread is free for it "
+         "(launch_options::threads)\n";
+  }
   if (race_unchecked)
     o << "  note: " << race_unchecked << " access(es) not checked for races (the GPU's race table was full)\n";
   if (idle_count) o << "  note: " << idle_note(*this) << '\n';

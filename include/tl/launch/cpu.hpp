@@ -19,43 +19,43 @@
 
 namespace tl::detail::cpu {
 
-// A buffer the kernel may store into (a tl::ptr<T> parameter, T not const): after the launch,
-// the elements no program stored are looked for (launch_options::unwritten).
-struct output_buffer {
-  const void* base = nullptr;
-  std::int64_t extent = 0;
-  int size = 0;
-  const char* name = nullptr;
-};
-template <class P>
-void add_output(const P&, output_buffer*&) {}
-template <class T>
-void add_output(const ptr<T>& p, output_buffer*& out) {
-  if constexpr (!std::is_const_v<T>)
-    if (p.base && p.extent > 0) *out++ = {p.base, p.extent, int(sizeof(T)), p.name};
-}
-
 // Runs run_program(bound) once per program of the grid on host threads (each program gets its
 // own copy of the parameters); the programs' invalid accesses, failed asserts and races are
 // gathered in the report, and the outputs' unwritten elements noted. The part of a CPU launch
-// that does not depend on the kernel.
+// that does not depend on the kernel. `buffers` are the kernel's pointer arguments (for the
+// aliases of race detection, and the outputs looked at after the launch).
+struct buffer_range {
+  std::uintptr_t begin, end;  // end: the address space's end where the size is unknown
+  bool read_only;             // a tl::ptr<const T>
+  const char* name;
+  int size;                   // of an element, in bytes
+};
 TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& options, std::string_view kernel,
                                      void (*run_program)(const void* bound), const void* bound,
-                                     const output_buffer* outputs, int n_outputs);
+                                     const std::vector<buffer_range>& buffers);
+
+template <class P>
+void add_buffer_range(const P&, std::vector<buffer_range>&) {}
+template <class T>
+void add_buffer_range(const ptr<T>& p, std::vector<buffer_range>& out) {
+  if (!p.base) return;
+  const auto b = reinterpret_cast<std::uintptr_t>(p.base);
+  out.push_back({b, p.extent >= 0 ? b + std::uintptr_t(p.extent) * sizeof(T) : ~std::uintptr_t(0), std::is_const_v<T>,
+                 p.name, int(sizeof(T))});
+}
 
 // Runs Kernel once per program of the grid with (a copy of) the bound parameters.
 template <auto Kernel, class Params>
 launch_report run(const grid& g, const launch_options& options, const Params& bound) {
-  output_buffer outputs[std::tuple_size_v<Params> + 1];
-  output_buffer* end = outputs;
-  std::apply([&](const auto&... p) { (add_output(p, end), ...); }, bound);
+  std::vector<buffer_range> buffers;
+  std::apply([&](const auto&... p) { (add_buffer_range(p, buffers), ...); }, bound);
   return run_grid(
       g, options, detail::kernel_name<Kernel>(),
       [](const void* b) {
         Params params = *static_cast<const Params*>(b);  // each program gets its own copy
         std::apply(Kernel, params);
       },
-      &bound, outputs, int(end - outputs));
+      &bound, buffers);
 }
 
 #if TL_RUNTIME_DEFINITIONS
@@ -79,6 +79,8 @@ struct program_runner {
   host_mutex mutex;  // guards failure and traced
   std::exception_ptr failure;
   std::vector<std::vector<traced_access>> traced;
+  std::vector<program_state> states;  // one per host thread (launch_state::waits)
+  int next_state = 0;
 
   static void work(void* self) { static_cast<program_runner*>(self)->work(); }
   // The first failure is kept; the programs not started yet do not run.
@@ -88,19 +90,23 @@ struct program_runner {
     atomic_store(next, total);
   }
   void work() {
-    program_state ps;
+    program_state& ps = states[std::size_t(atomic_fetch_add(next_state, 1))];
     for (int a = 0; a < 3; ++a) ps.grid[a] = int(grid[a]);
     ps.launch = state;
     std::vector<traced_access> mine;
     if (trace) ps.trace = &mine;
     program_state* const outer = current_program;
     current_program = &ps;
+    atomic_store(ps.running, 1);  // from before it takes a program id: one taken is never missed
     for (long long id = atomic_fetch_add(next, 1LL); id < total; id = atomic_fetch_add(next, 1LL)) {
       ps.pid[0] = int(id % grid[0]);
       ps.pid[1] = int((id / grid[0]) % grid[1]);
       ps.pid[2] = int(id / (grid[0] * grid[1]));
       ps.linear_id = std::int32_t(id);
       ps.made_store = ps.stored_any = false;
+      ps.held_count = 0;
+      ps.key = 0;
+      relaxed_store(ps.spins, std::uint64_t(0));
       try {
         run_program(bound);
         if (ps.made_store && !ps.stored_any) {
@@ -109,6 +115,7 @@ struct program_runner {
             state->report.idle_programs.push_back({ps.pid[0], ps.pid[1], ps.pid[2]});
           ++state->report.idle_count;
         }
+      } catch (const program_stopped&) {  // a wait that cannot end: in the report
       } catch (const usage_error& e) {  // a mistake in the kernel: the launch names the program
         fail(std::make_exception_ptr(usage_error("tl::launch: kernel " + state->report.kernel + ", program (" +
                                                  std::to_string(ps.pid[0]) + ", " + std::to_string(ps.pid[1]) + ", " +
@@ -117,6 +124,7 @@ struct program_runner {
         fail(std::current_exception());
       }
     }
+    atomic_store(ps.running, 0);
     current_program = outer;
     if (trace) {
       host_lock lock(mutex);
@@ -148,9 +156,10 @@ TL_RUNTIME_FN std::vector<traced_access> merge_by_program(std::vector<std::vecto
 // or an interleaved layout leave); nothing for an output a program also loaded or updated
 // atomically (an update, an accumulator), one no program stored, or one left mostly unwritten
 // (a deliberate partial update).
-TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const output_buffer& b) {
+TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const buffer_range& b) {
   constexpr int page_bits = race_region::page_bits;
-  const auto base = reinterpret_cast<std::uintptr_t>(b.base);
+  const std::uintptr_t base = b.begin;
+  const std::int64_t extent = std::int64_t((b.end - b.begin) / std::uintptr_t(b.size));
   std::int64_t written = 0, first = -1, runs = 0, unwritten = 0;
   std::int64_t run_start = -1, period = 0, run_length = 0;
   bool regular = true, loaded = false;  // loaded: loaded or accessed atomically
@@ -173,7 +182,7 @@ TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const output_buffer& b)
   };
   race_region* region = nullptr;
   std::uintptr_t region_key = 0;
-  for (std::int64_t i = 0; i < b.extent && !loaded;) {
+  for (std::int64_t i = 0; i < extent && !loaded;) {
     const std::uintptr_t a = base + std::uintptr_t(i) * std::uintptr_t(b.size);
     const std::uintptr_t key = race_key<race_region::region_bits>(a, b.size);
     if (key != region_key || !region) {
@@ -185,7 +194,7 @@ TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const output_buffer& b)
     const race_page* page = region ? region->page[(a >> page_bits) & (race_region::pages - 1)] : nullptr;
     const std::uintptr_t page_end = ((a >> page_bits) + 1) << page_bits;
     const std::int64_t in_page = std::int64_t((page_end - a + std::uintptr_t(b.size) - 1) / std::uintptr_t(b.size));
-    const std::int64_t stop = i + in_page < b.extent ? i + in_page : b.extent;
+    const std::int64_t stop = i + in_page < extent ? i + in_page : extent;
     if (!page) {  // no element of this page was accessed
       if (run_start < 0) run_start = i;
       i = stop;
@@ -207,12 +216,12 @@ TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const output_buffer& b)
       }
     }
   }
-  if (loaded || written == 0 || written == b.extent) return {};
+  if (loaded || written == 0 || written == extent) return {};
   const std::int64_t tail_start = run_start;  // the run still open: the tail
-  const std::int64_t tail = tail_start >= 0 ? b.extent - tail_start : 0;
+  const std::int64_t tail = tail_start >= 0 ? extent - tail_start : 0;
   if (tail_start >= 0) {
     unwritten += tail;
-    if (shown.size() < 3) shown.push_back({tail_start, b.extent});
+    if (shown.size() < 3) shown.push_back({tail_start, extent});
     ++runs;
   }
   // A pattern: holes of one length at one period, with a head and a tail of at most a period
@@ -225,7 +234,7 @@ TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const output_buffer& b)
     return r.second - r.first == 1 ? std::to_string(r.first)
                                    : std::to_string(r.first) + ".." + std::to_string(r.second - 1);
   };
-  const std::string of = " of " + std::to_string(b.extent);
+  const std::string of = " of " + std::to_string(extent);
   if (shown.size() == 1) {
     o += (unwritten == 1 ? "element " : "elements ") + span(shown[0]) + of + (unwritten == 1 ? " was" : " were") + " never stored";
     o += tail_start >= 0 ? "; is the grid cdiv(n, BLOCK), and does the last program's mask reach n?"
@@ -240,14 +249,18 @@ TL_RUNTIME_FN std::string unwritten_note(race_tables& t, const output_buffer& b)
   return o;
 }
 
-TL_RUNTIME_FN void note_unwritten_outputs(launch_state& state, const launch_options& options, const output_buffer* outputs,
-                                          int n) {
+TL_RUNTIME_FN void note_unwritten_outputs(launch_state& state, const launch_options& options,
+                                          const std::vector<buffer_range>& buffers) {
+  const int n = int(buffers.size());
   for (int k = 0; k < n; ++k) {
+    const buffer_range& out = buffers[std::size_t(k)];
+    if (out.read_only || out.end == ~std::uintptr_t(0) || out.end == out.begin) continue;  // an input; a size not known
     bool seen = false;  // the same memory given twice is looked at once
     for (int j = 0; j < k; ++j)
-      seen = seen || (outputs[j].base == outputs[k].base && outputs[j].size == outputs[k].size);
+      seen = seen || (!buffers[std::size_t(j)].read_only && buffers[std::size_t(j)].begin == out.begin &&
+                      buffers[std::size_t(j)].size == out.size);
     if (seen) continue;
-    std::string note = unwritten_note(state.races, outputs[k]);
+    std::string note = unwritten_note(state.races, out);
     if (note.empty()) continue;
     if (options.unwritten == unwritten::warn) {
       host_lock lock(print_mutex());
@@ -260,9 +273,24 @@ TL_RUNTIME_FN void note_unwritten_outputs(launch_state& state, const launch_opti
 
 TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& options, std::string_view kernel,
                                      void (*run_program)(const void* bound), const void* bound,
-                                     const output_buffer* outputs, int n_outputs) {
+                                     const std::vector<buffer_range>& buffers) {
   launch_state state;
   state.detect_races = options.detect_races;
+  // Race detection notes the loads through a pointer to const whose memory another argument
+  // can write.
+  for (const buffer_range& in : buffers) {
+    if (!in.read_only || !options.detect_races) continue;
+    for (const buffer_range& out : buffers)
+      if (!out.read_only && in.begin < out.end && out.begin < in.end) {
+        state.aliased.push_back({in.begin, in.end});
+        state.report.alias_notes.push_back(
+            "'" + std::string(in.name ? in.name : "(unnamed)") + "' (a pointer to const) and '" +
+            std::string(out.name ? out.name : "(unnamed)") + "' are " + (in.begin == out.begin && in.end == out.end ? "the same memory" : "overlapping memory") +
+            ": what one program stores through '" + (out.name ? out.name : "(unnamed)") + "' another reads through '" +
+            (in.name ? in.name : "(unnamed)") + "'");
+        break;
+      }
+  }
   state.report.kernel = std::string(kernel);
   state.report.grid[0] = int(g.x);
   state.report.grid[1] = int(g.y);
@@ -276,6 +304,12 @@ TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& option
   long long n_threads = options.threads > 0 ? options.threads : hardware_threads();
   if (sequential) n_threads = 1;
   if (n_threads > total) n_threads = total;
+  runner.states.resize(std::size_t(n_threads));
+  state.waits.states = runner.states.data();
+  state.waits.threads = int(n_threads);
+  state.waits.next = &runner.next;
+  state.waits.total = total;
+  state.waits.timeout_ns = hang_timeout_ns(options);
   {
     const division_fault_guard division_faults;  // a kernel's scalar division by zero is named
     run_on_threads(int(n_threads), &program_runner::work, &runner);
@@ -283,8 +317,9 @@ TL_RUNTIME_FN launch_report run_grid(const grid& g, const launch_options& option
   state.report.seconds = monotonic_seconds() - t0;
   state.report.race_check_bytes = state.races.bytes;
   if (runner.failure) std::rethrow_exception(runner.failure);
-  if (options.unwritten != unwritten::ignore && state.detect_races)
-    note_unwritten_outputs(state, options, outputs, n_outputs);
+  // (After a failure, a note would say nothing new.)
+  if (options.unwritten != unwritten::ignore && state.detect_races && state.report.ok())
+    note_unwritten_outputs(state, options, buffers);
   if (options.trace) {
     options.trace->kernel = state.report.kernel;
     for (int i = 0; i < 3; ++i) options.trace->grid[i] = state.report.grid[i];

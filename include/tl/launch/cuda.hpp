@@ -43,7 +43,14 @@ namespace tl::detail::cuda {
 template <auto Kernel, int Warps, int MinPrograms, bool Checks, class... P>
 __global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, dynamic_layout layout, P... params) {
   if constexpr (Checks) {
-    if (threadIdx.x == 0) report_slot() = report;
+    if (threadIdx.x == 0) {
+      report_slots& s = program_report_slots();
+      s.report = report;
+      s.stop = s.flags = 0;
+      s.key_sum = s.key = s.spins = s.since = s.writes_seen = 0;
+      s.site_base = nullptr;
+      s.site_offset = 0;
+    }
   }
   if (layout.arena != 0 && threadIdx.x == 0) ring_reset(layout);
   if (Checks || layout.arena != 0) __syncthreads();
@@ -539,6 +546,20 @@ TL_CUDA_RUNTIME_FN void read_report(const device_report& d, const std::vector<bu
     r.races.push_back(std::move(x));
   }
   r.race_unchecked = std::int64_t(d.race_unchecked);
+  r.hang_count = std::int64_t(d.hangs);
+  const int n_hang = int(d.hangs < max_records ? d.hangs : max_records);
+  for (int k = 0; k < n_hang; ++k) {
+    const hang_record& a = d.hang[k];
+    stuck_wait h;
+    for (int i = 0; i < 3; ++i) h.program[i] = a.program[i];
+    h.op = atomic_name(a.op);
+    h.where = source_location{intern(a.file), a.line};
+    h.buffer = buffer_name(buffers, a.base);
+    h.offset = a.offset;
+    h.spins = std::int64_t(a.spins);
+    h.seconds = double(a.ns) * 1e-9;
+    r.hangs.push_back(std::move(h));
+  }
   const int n_assert = int(d.asserts < max_records ? d.asserts : max_records);
   for (int k = 0; k < n_assert; ++k) {
     const assert_record& a = d.failed[k];
@@ -637,6 +658,13 @@ TL_CUDA_RUNTIME_FN launch_report launch_on_gpu(const grid& g, const launch_optio
     rep = report_buffer();
     check_call(cudaMemsetAsync(rep, 0, sizeof(device_report), stream), "cudaMemsetAsync (the device report)", __FILE__,
                __LINE__, context);
+    {  // the bound on a spin (note_spin), copied before the kernel starts
+      const unsigned long long wait_ns = hang_timeout_ns(options);
+      check_call(cudaMemcpyAsync(reinterpret_cast<char*>(rep) + offsetof(device_report, wait_ns), &wait_ns, sizeof wait_ns,
+                                 cudaMemcpyHostToDevice, stream),
+                 "cudaMemcpyAsync (the hang bound)", __FILE__, __LINE__, context);
+      check_call(cudaStreamSynchronize(stream), "cudaStreamSynchronize", __FILE__, __LINE__, context);
+    }
     if (options.detect_races) {  // the race table, cleared, and where the report finds it
       struct {
         race_entry* table;

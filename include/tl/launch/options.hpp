@@ -63,6 +63,12 @@ struct launch_options {
                             // loads (an error: the result depends on their order); costs 8 bytes
                             // per element of each buffer stored or loaded through a non-const ptr
   tl::unwritten unwritten = tl::unwritten::warn;  // outputs left partly unwritten (needs detect_races)
+  // Both backends (the GPU with TL_DEVICE_CHECKS=1): a program whose atomics keep returning the
+  // same values while no program writes to memory for this long (on the GPU: while it spins
+  // for this long) is stopped and reported as a wait that cannot end. 0: TL_HANG_TIMEOUT_MS
+  // (0 there: never), or 3000 ms; negative: never. On one host thread (sequential) a spin no other program can end
+  // is stopped sooner, after 2^20 such atomics.
+  int hang_timeout_ms = 0;
   // CUDA
   int num_warps = 0;        // 0: TL_NUM_WARPS of the launching translation unit; else it must equal it
   void* stream = nullptr;   // a cudaStream_t; null: the default stream
@@ -342,6 +348,9 @@ TL_RUNTIME_FN void check_options(const launch_options& o);
 
 TL_RUNTIME_FN bool sequential_from_env();
 
+// launch_options::hang_timeout_ms resolved: nanoseconds, 0 for never.
+TL_RUNTIME_FN std::uint64_t hang_timeout_ns(const launch_options& o);
+
 // The report in program order; thrown as a tl::launch_error if it is not ok and the launch
 // raises (on_failure::raise).
 TL_RUNTIME_FN void finish_report(launch_report& r, const launch_options& options);
@@ -445,6 +454,16 @@ TL_RUNTIME_FN void check_options(const launch_options& o) {
 TL_RUNTIME_FN bool sequential_from_env() {
   const char* v = std::getenv("TL_SEQUENTIAL");
   return v && *v && std::string_view(v) != "0";
+}
+
+TL_RUNTIME_FN std::uint64_t hang_timeout_ns(const launch_options& o) {
+  long long ms = o.hang_timeout_ms;
+  if (ms == 0) {
+    const char* v = std::getenv("TL_HANG_TIMEOUT_MS");  // 0 or negative: never
+    ms = v && *v ? std::strtoll(v, nullptr, 10) : 3000;
+    if (ms == 0) ms = -1;
+  }
+  return ms < 0 ? 0 : std::uint64_t(ms) * 1000000ull;
 }
 
 TL_RUNTIME_FN void finish_report(launch_report& r, const launch_options& options) {

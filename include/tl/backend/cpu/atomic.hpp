@@ -114,7 +114,10 @@ void follow_lock(program_state* p, const void* element, const T& old, const T& c
       if (releases && swapped) {
         int k = 0;
         for (int i = 0; i < p->held_count; ++i)
-          if (p->held[i] != id) p->held[k++] = p->held[i];
+          if (p->held[i] != id) {
+            p->held_address[k] = p->held_address[i];
+            p->held[k++] = p->held[i];
+          }
         p->held_count = k;
       }
     } else if (A == atomic_op::cas && acquires && swapped && p->held_count < program_state::max_held) {
@@ -122,12 +125,28 @@ void follow_lock(program_state* p, const void* element, const T& old, const T& c
         t.locks.push_back(address);
         id = std::int32_t(t.locks.size());
       }
+      p->held_address[p->held_count] = address;
       p->held[p->held_count++] = id;
     }
   }
 }
 
-// The old values at ptrs where mask holds (0 elsewhere), each lane one atomic step.
+// Does the element change when `A` combines old with v (cas: when k equals it)?
+template <atomic_op A, class T>
+bool atomic_changes(const T& old, const T& k, const T& v) {
+  using U = atomic_bits_t<T>;
+  if constexpr (A == atomic_op::load) return false;
+  else if constexpr (A == atomic_op::store) return true;  // a publish, whatever it held
+  else if constexpr (A == atomic_op::cas) return bit_cast<U>(old) == bit_cast<U>(k) && bit_cast<U>(k) != bit_cast<U>(v);
+  else return bit_cast<U>(atomic_combine<A>(old, v)) != bit_cast<U>(old);
+}
+
+// A step of a hash of an atomic's op, line, first address and old values (program_state::key).
+inline std::uint64_t mix(std::uint64_t h, std::uint64_t x) { return (h ^ x) * 0x100000001B3ull + (h >> 29); }
+
+// The old values at ptrs where mask holds (0 elsewhere), each lane one atomic step. An atomic
+// that changes no element and returns what the program's previous one did is a spin
+// (program_state::note_unchanged; check_wait stops a wait that cannot end).
 template <atomic_op A, memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EC, class EV, class EM, class Out>
 void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, const source_location& where, Out& out) {
   // Through a pointer to const for a load (atomic_load, atomic_poll), which does not write.
@@ -135,6 +154,11 @@ void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, cons
   checker.template start<S>(ptrs);
   program_state* const ps = current_program;
   const bool races = ps && ps->launch && ps->launch->detect_races;
+  using U = atomic_bits_t<T>;
+  bool changed = false;
+  std::uint64_t key = mix(std::uint64_t(A) << 32 | std::uint32_t(where.line), reinterpret_cast<std::uintptr_t>(where.file));
+  const char* site = nullptr;
+  std::int64_t site_offset = 0;
   for (std::int64_t i = 0; i < S::size; ++i) {
     const coord<S::rank> c = unravel<S>(i);
     const bool masked = mask.at(broadcast_coord<shape_of_t<EM>>(c));
@@ -148,13 +172,23 @@ void atomic(const EP& ptrs, const EC& cmp, const EV& value, const EM& mask, cons
     const T k = convert<T>(cmp.at(broadcast_coord<shape_of_t<EC>>(c)));
     T* const element = const_cast<T*>(p.get());  // const only for a load, which does not write
     out.v[i] = atomic_at<A, Sem>(element, k, x);
+    changed = changed || atomic_changes<A>(out.v[i], k, x);
+    if (!site) {
+      site = p.name ? p.name : "(unnamed)";
+      site_offset = p.offset;
+      key = mix(key, reinterpret_cast<std::uintptr_t>(element));
+    }
+    key = mix(key, std::uint64_t(bit_cast<U>(out.v[i])) + std::uint64_t(i));
     if (races) {
       note_atomic_at(ps, element, int(sizeof(T)), p.offset, p.name, where);
       follow_lock<A, Sem>(ps, element, out.v[i], k);
     }
   }
-  if (ps && A != atomic_op::load) ps->note_store_op(checker.masked_in);  // an atomic_load writes nothing
   checker.finish();
+  if (!ps) return;
+  if (A != atomic_op::load) ps->note_store_op(checker.masked_in);  // an atomic_load writes nothing
+  if (changed) ps->note_write();
+  else if (ps->note_unchanged(key)) check_wait(ps, atomic_name(A), where, site, site_offset);
 }
 
 // atomic_poll: each masked lane read atomically until it equals expected, or until the time
@@ -170,6 +204,9 @@ void atomic_poll(const EP& ptrs, const EE& expected, unsigned long long budget_n
   const bool races = ps && ps->launch && ps->launch->detect_races;
   const std::uint64_t start = monotonic_ns();
   auto spent = [&] { return budget_ns != ~0ull && monotonic_ns() - start >= budget_ns; };
+  const char* site = nullptr;  // the first lane's buffer and element, for a report
+  std::int64_t site_offset = 0;
+  std::uint64_t polls = mix(std::uint64_t(where.line), 2);  // the poll's line, first address and results
   for (std::int64_t i = 0; i < S::size; ++i) {
     const coord<S::rank> c = unravel<S>(i);
     out.v[i] = false;
@@ -178,17 +215,28 @@ void atomic_poll(const EP& ptrs, const EE& expected, unsigned long long budget_n
     checker.observe(p, true, valid);
     if (!valid) continue;
     const T want = convert<T>(expected.at(broadcast_coord<shape_of_t<EE>>(c)));
+    // Without a time budget each read that misses is a spin; with one, the poll is one.
+    const std::uint64_t key = mix(mix(std::uint64_t(where.line), reinterpret_cast<std::uintptr_t>(p.get())), 1);
     for (;;) {
       if (atomic_at<atomic_op::load, Sem>(const_cast<T*>(p.get()), T{}, T{}) == want) {
         out.v[i] = true;
         break;
       }
       if (spent()) break;
+      if (budget_ns == ~0ull && ps && ps->note_unchanged(key))
+        check_wait(ps, "tl::atomic_poll", where, p.name ? p.name : "(unnamed)", p.offset);
       yield_thread();
     }
     if (races) note_atomic_at(ps, p.get(), int(sizeof(T)), p.offset, p.name, where);
+    if (!site) {
+      site = p.name ? p.name : "(unnamed)";
+      site_offset = p.offset;
+      polls = mix(polls, reinterpret_cast<std::uintptr_t>(p.get()));
+    }
+    polls = mix(polls, std::uint64_t(out.v[i]) + std::uint64_t(i));
   }
   checker.finish();
+  if (ps && budget_ns != ~0ull && ps->note_unchanged(polls)) check_wait(ps, "tl::atomic_poll", where, site, site_offset);
 }
 
 #if TL_RUNTIME_DEFINITIONS

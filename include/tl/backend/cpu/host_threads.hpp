@@ -56,6 +56,15 @@ template <class T>
 inline T atomic_fetch_add(T& x, T v) {
   return __atomic_fetch_add(&x, v, __ATOMIC_SEQ_CST);
 }
+// Relaxed: a counter one thread writes and others read now and then.
+template <class T>
+inline T relaxed_load(const T& x) {
+  return __atomic_load_n(&x, __ATOMIC_RELAXED);
+}
+template <class T>
+inline void relaxed_store(T& x, T v) {
+  __atomic_store_n(&x, v, __ATOMIC_RELAXED);
+}
 // If x == expected, x = desired and true; else expected = x and false.
 template <class T>
 inline bool atomic_compare_exchange(T& x, T& expected, T desired) {

@@ -144,10 +144,16 @@ inline element_records race_records(program_state* p, const void* address, int s
 // to an element whose earlier accesses all held that lock, or that no other program accessed
 // yet: the lock orders it after them. It becomes the element's last access (reader or owner)
 // and is no race; returns false where the ordinary checks apply (no lock held, another lock,
-// or accesses without the lock before).
+// or accesses without the lock before). A plain access without a lock marks the element
+// (guard `unguarded`), so that no later access under a lock is taken as ordered after it,
+// whichever program ran first.
 enum class access_role { load, store, atomic };
+inline constexpr std::int32_t unguarded = -1;
 inline bool access_under_lock(program_state* p, const element_records& r, access_role role) {
-  if (p->held_count == 0) return false;
+  if (p->held_count == 0) {
+    if (role != access_role::atomic && atomic_load(*r.guard) != unguarded) atomic_store(*r.guard, unguarded);
+    return false;
+  }
   const std::int32_t me = p->linear_id + 1;
   std::int32_t guard = atomic_load(*r.guard);
   if (guard == 0) {
@@ -180,6 +186,10 @@ void note_store(const T* element, std::int64_t offset, const char* name, const s
 // may also store): records the program, and reports the element if another program stores it.
 TL_RUNTIME_FN void note_load_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
                          const source_location& where);
+// A load through a pointer to const of an element that another argument of the launch can
+// write (launch_state::aliased): noted as note_load_at does.
+TL_RUNTIME_FN void note_aliased_load_at(program_state* p, const void* element, int size, std::int64_t offset,
+                                        const char* name, const source_location& where);
 template <class T>
 void note_load(const T* element, std::int64_t offset, const char* name, const source_location& where) {
   program_state* p = current_program;
@@ -260,6 +270,18 @@ TL_RUNTIME_FN void record_race(program_state* p, race_kind kind, std::int32_t ot
 
 TL_RUNTIME_FN void note_store_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
                           const source_location& where) {
+  // A plain store to a lock this program holds gives it back without ordering: reported, and
+  // the lock counted as given back.
+  for (int i = 0; i < p->held_count; ++i)
+    if (p->held_address[i] == reinterpret_cast<std::uintptr_t>(element)) {
+      record_race(p, race_kind::lock_released_by_store, p->linear_id + 1, offset, name, where);
+      for (int k = i; k + 1 < p->held_count; ++k) {
+        p->held[k] = p->held[k + 1];
+        p->held_address[k] = p->held_address[k + 1];
+      }
+      --p->held_count;
+      return;
+    }
   const element_records r = race_records(p, element, size);
   if (access_under_lock(p, r, access_role::store)) return;
   std::int32_t* const owner = r.owner;
@@ -273,6 +295,13 @@ TL_RUNTIME_FN void note_store_at(program_state* p, const void* element, int size
   }
   const std::int32_t seen = atomic_load(*reader);
   if (seen != 0 && seen != me) record_race(p, race_kind::store_after_load, seen, offset, name, where);
+}
+
+TL_RUNTIME_FN void note_aliased_load_at(program_state* p, const void* element, int size, std::int64_t offset,
+                                        const char* name, const source_location& where) {
+  const auto a = reinterpret_cast<std::uintptr_t>(element);
+  for (const aliased_input& r : p->launch->aliased)
+    if (a >= r.begin && a < r.end) return note_load_at(p, element, size, offset, name, where);
 }
 
 TL_RUNTIME_FN void note_load_at(program_state* p, const void* element, int size, std::int64_t offset, const char* name,
@@ -303,6 +332,9 @@ void load(const EP& ptrs, const EM& mask, const EO& other, const source_location
   using Q = typename pointee<value_of_t<EP>>::type;  // T, or const T
   access_checker<Q> checker{access_kind::load, where};
   checker.template start<S>(ptrs);
+  // Through a pointer to const: noted only where another argument can write the memory.
+  [[maybe_unused]] program_state* const ps = std::is_const_v<Q> ? current_program : nullptr;
+  [[maybe_unused]] const bool aliased = ps && ps->launch && ps->launch->detect_races && !ps->launch->aliased.empty();
   for (std::int64_t i = 0; i < S::size; ++i) {
     const coord<S::rank> c = unravel<S>(i);
     const auto p = ptrs.at(c);
@@ -313,6 +345,7 @@ void load(const EP& ptrs, const EM& mask, const EO& other, const source_location
       out.v[i] = *p.get();
       // A non-const pointer's buffer may be stored by the launch too: a load/store race.
       if constexpr (!std::is_const_v<Q>) note_load(p.get(), p.offset, p.name, where);
+      else if (aliased) note_aliased_load_at(ps, p.get(), int(sizeof(Q)), p.offset, p.name, where);
     } else {
       out.v[i] = convert<T>(other.at(broadcast_coord<shape_of_t<EO>>(c)));
     }
@@ -337,7 +370,10 @@ void store(const EP& ptrs, const EV& value, const EM& mask, const source_locatio
       note_store(p.get(), p.offset, p.name, where);
     }
   }
-  if (program_state* ps = current_program) ps->note_store_op(checker.masked_in);
+  if (program_state* ps = current_program) {
+    ps->note_store_op(checker.masked_in);
+    if (checker.masked_in) ps->note_write();
+  }
   checker.finish();
 }
 

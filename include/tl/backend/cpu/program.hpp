@@ -60,11 +60,35 @@ struct race_tables {
   }
 };
 
+struct program_state;
+
+// Waits that cannot end: what the launch's host threads share to see that every running
+// program spins on memory that no program changes (check_wait).
+struct wait_watch {
+  host_mutex mutex;                  // guards the fields below and each program's `site`
+  program_state* states = nullptr;   // one per host thread of the launch (null outside a launch)
+  int threads = 0;
+  long long* next = nullptr;         // the next program id to start (launch/cpu.hpp)
+  long long total = 0;
+  std::uint64_t timeout_ns = 0;      // 0: never stop a wait
+  std::int32_t stop = 0;             // set when a wait was found that cannot end
+  std::uint64_t writes_seen = 0;     // the programs' writes summed, when `since` was set
+  std::uint64_t since = 0;           // since when every running program spins and none writes
+};
+
+// An address range of an argument read through a pointer to const that another argument of
+// the launch (a pointer to non-const) can write: loads through it are noted for races too.
+struct aliased_input {
+  std::uintptr_t begin, end;
+};
+
 struct launch_state {
   launch_report report;
   host_mutex mutex;  // guards report
   bool detect_races = false;
   race_tables races;
+  wait_watch waits;
+  std::vector<aliased_input> aliased;
   launch_state() = default;
   launch_state(const launch_state&) = delete;
   launch_state& operator=(const launch_state&) = delete;
@@ -96,7 +120,39 @@ struct program_state {
   // are ordered with other programs' accesses under the same lock.
   static constexpr int max_held = 4;
   std::int32_t held[max_held] = {};
+  std::uintptr_t held_address[max_held] = {};  // the addresses of the locks held
   int held_count = 0;
+  // Waits (check_wait). An atomic that changes memory, or a store, is a write; an atomic that
+  // changes nothing and returns what this program's previous atomic returned (the same op,
+  // address and values: `key`) is a spin. Other host threads read writes, spins and running.
+  std::uint64_t writes = 0;       // the writes of this thread's programs
+  std::uint64_t spins = 0;        // this program's spins in a row
+  std::uint64_t key = 0;          // its last atomic's op, first address and values, hashed
+  std::int32_t running = 0;       // 1 while the thread runs a program
+  std::uint64_t spin_since = 0;   // when its spins reached spin_check_interval (under waits.mutex)
+  struct wait_site {
+    const char* op = "";
+    source_location where{};
+    const char* buffer = nullptr;
+    std::int64_t offset = 0;
+  } site;                         // where it spins (under waits.mutex)
+  static constexpr std::uint64_t spin_check_interval = 1024;
+  static constexpr std::uint64_t sequential_spin_limit = std::uint64_t(1) << 20;  // on one host thread
+  void note_write() {
+    relaxed_store(writes, writes + 1);
+    if (spins) relaxed_store(spins, std::uint64_t(0));
+  }
+  // An atomic that changed nothing and returned values hashed as k: true when check_wait is due.
+  bool note_unchanged(std::uint64_t k) {
+    if (k != key) {
+      key = k;
+      if (spins) relaxed_store(spins, std::uint64_t(0));
+      return false;
+    }
+    const std::uint64_t n = spins + 1;
+    relaxed_store(spins, n);
+    return n % spin_check_interval == 0;
+  }
   bool holds(std::int32_t lock) const {
     for (int i = 0; i < held_count; ++i)
       if (held[i] == lock) return true;
@@ -105,6 +161,17 @@ struct program_state {
 };
 
 inline thread_local program_state* current_program = nullptr;
+
+// Thrown out of a program's spin when its launch found a wait that cannot end; the launch
+// catches it (the report holds the waits).
+struct program_stopped {};
+
+// Called by a spinning program every spin_check_interval spins: stops it (program_stopped)
+// when the launch already found a wait that cannot end, or when this one cannot end: on one
+// host thread, after 2^20 spins; on several, when every running program has spun and no
+// program wrote for the launch's timeout. `op` spun at `where` on element `offset` of `buffer`.
+TL_RUNTIME_FN void check_wait(program_state* p, const char* op, const source_location& where, const char* buffer,
+                              std::int64_t offset);
 
 // One print at a time (programs on other host threads never interleave with it).
 TL_RUNTIME_FN host_mutex& print_mutex();
@@ -184,6 +251,72 @@ TL_RUNTIME_FN void report_contradicted_hint(assert_failure f) {
   host_lock lock(p->launch->mutex);
   ++p->launch->report.hint_count;
   if (p->launch->report.hints.size() < launch_report::max_records) p->launch->report.hints.push_back(std::move(f));
+}
+
+// The wait is found: every spinning program's wait into the report, the programs not started,
+// and the launch stopped. Called with waits.mutex held.
+[[noreturn]] TL_RUNTIME_FN void stop_waits(program_state* p, std::uint64_t now) {
+  launch_state& L = *p->launch;
+  wait_watch& w = L.waits;
+  {
+    host_lock lock(L.mutex);
+    launch_report& r = L.report;
+    for (int t = 0; t < w.threads; ++t) {
+      program_state& s = w.states[t];
+      if (!atomic_load(s.running) || relaxed_load(s.spins) < program_state::spin_check_interval || !s.site.buffer) continue;
+      ++r.hang_count;
+      if (r.hangs.size() >= launch_report::max_records) continue;
+      stuck_wait h;
+      for (int i = 0; i < 3; ++i) h.program[i] = s.pid[i];
+      h.op = s.site.op;
+      h.where = s.site.where;
+      h.buffer = s.site.buffer;
+      h.offset = s.site.offset;
+      h.spins = std::int64_t(relaxed_load(s.spins));
+      h.seconds = double(now - s.spin_since) * 1e-9;
+      r.hangs.push_back(std::move(h));
+    }
+    long long next = atomic_load(*w.next);
+    if (next > w.total) next = w.total;
+    r.unstarted_count = w.total - next;
+    for (long long id = next; id < w.total && r.unstarted.size() < launch_report::lanes_per_record; ++id)
+      r.unstarted.push_back({int(id % p->grid[0]), int((id / p->grid[0]) % p->grid[1]), int(id / (std::int64_t(p->grid[0]) * p->grid[1]))});
+    r.hang_threads = w.threads;
+  }
+  atomic_store(w.stop, 1);
+  atomic_store(*w.next, w.total);  // no other program starts
+  throw program_stopped{};
+}
+
+TL_RUNTIME_FN void check_wait(program_state* p, const char* op, const source_location& where, const char* buffer,
+                              std::int64_t offset) {
+  if (!p->launch) return;
+  wait_watch& w = p->launch->waits;
+  if (!w.states) return;
+  if (atomic_load(w.stop)) throw program_stopped{};
+  if (w.timeout_ns == 0) return;
+  host_lock lock(w.mutex);
+  if (w.stop) throw program_stopped{};  // another program found it meanwhile
+  const std::uint64_t now = monotonic_ns();  // under the lock: `since` never lies after it
+  p->site = {op, where, buffer ? buffer : "(unnamed)", offset};
+  if (p->spins <= program_state::spin_check_interval) p->spin_since = now;
+  if (w.threads == 1) {  // nothing else runs: no write can come
+    if (p->spins >= program_state::sequential_spin_limit) stop_waits(p, now);
+    return;
+  }
+  std::uint64_t writes = 0;
+  bool all_spin = true;
+  for (int t = 0; t < w.threads; ++t) {
+    program_state& s = w.states[t];
+    writes += relaxed_load(s.writes);
+    if (atomic_load(s.running) && relaxed_load(s.spins) < program_state::spin_check_interval) all_spin = false;
+  }
+  if (!all_spin || writes != w.writes_seen || w.since == 0) {
+    w.writes_seen = writes;
+    w.since = now;
+    return;
+  }
+  if (now - w.since >= w.timeout_ns) stop_waits(p, now);
 }
 
 [[noreturn]] TL_RUNTIME_FN void axis_out_of_range(const char* op, int axis, const source_location& where) {

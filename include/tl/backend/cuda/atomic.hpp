@@ -317,6 +317,10 @@ __device__ __forceinline__ void atomic_lanes(EP& ptrs, EC& cmp, EV& value, EM& m
   [[maybe_unused]] access_tracker<S, O> tracker;
   // A block of 16 lanes or fewer is held by every thread: thread 0 performs it.
   const bool performer = !L::replicated || t == 0;
+  // Checked: the lanes' addresses and old values hashed, and a lane's place (note_spin).
+  [[maybe_unused]] unsigned long long key = 0;
+  [[maybe_unused]] const void* site = nullptr;
+  [[maybe_unused]] long long site_offset = 0;
   TL_UNROLL
   for (int i = 0; i < L::slots; ++i) {
     out.v[i] = T{};
@@ -330,9 +334,17 @@ __device__ __forceinline__ void atomic_lanes(EP& ptrs, EC& cmp, EV& value, EM& m
     // const only for a load, which does not write
     out.v[i] = atomic_at<A, Sem, Scope>(const_cast<T*>(p.get()), convert<T>(operand_at<S, O>(cmp, c, i)),
                                         convert<T>(operand_at<S, O>(value, c, i)));
+    if constexpr (TL_DEVICE_CHECKS) {
+      key = mix_key(mix_key(key, reinterpret_cast<unsigned long long>(p.get())), (unsigned long long)bit_cast<bits_of_t<T>>(T(out.v[i])));
+      site = p.base;
+      site_offset = p.offset;
+    }
   }
   if constexpr (L::replicated) from_thread_0(out);
-  if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::atomic, where);
+  if constexpr (TL_DEVICE_CHECKS) {
+    tracker.finish(access_kind::atomic, where);
+    note_spin(int(A), key, A == atomic_op::store && site != nullptr, site, site_offset, false, where);
+  }
 }
 
 // The old values at ptrs where mask holds (0 elsewhere): one atomic instruction a lane, or a
@@ -380,12 +392,8 @@ __device__ __forceinline__ void atomic(EP ptrs, EC cmp, EV value, EM mask, const
 // atomic_poll: each lane held by a thread read atomically until it equals expected, or until
 // the time budget (nanoseconds by the GPU's global timer, from the op's start) is spent; every
 // lane is read at least once. A block of 16 lanes or fewer: thread 0 polls, the others are
-// given the results.
-__device__ __forceinline__ unsigned long long global_timer_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+// given the results. (global_timer_ns: device_report.hpp.) With TL_DEVICE_CHECKS a poll without
+// a budget gives up after the launch's hang bound, and the program is stopped (note_spin).
 template <memory_sem Sem, memory_scope Scope, class T, class S, class EP, class EE, class Out>
 __device__ __forceinline__ void atomic_poll(EP ptrs, EE expected, unsigned long long budget_ns, const source_location& where,
                                             Out& out) {
@@ -398,6 +406,14 @@ __device__ __forceinline__ void atomic_poll(EP ptrs, EE expected, unsigned long 
   [[maybe_unused]] access_tracker<S, O> tracker;
   const bool performer = !L::replicated || t == 0;
   const unsigned long long start = global_timer_ns();
+  [[maybe_unused]] unsigned long long key = 0;
+  [[maybe_unused]] const void* site = nullptr;
+  [[maybe_unused]] long long site_offset = 0;
+  [[maybe_unused]] bool gave_up = false;
+  unsigned long long budget = budget_ns;
+  if constexpr (TL_DEVICE_CHECKS) {
+    if (budget == ~0ull && report_slot()->wait_ns != 0) budget = report_slot()->wait_ns;
+  }
   TL_UNROLL
   for (int i = 0; i < L::slots; ++i) {
     out.v[i] = false;
@@ -413,11 +429,22 @@ __device__ __forceinline__ void atomic_poll(EP ptrs, EE expected, unsigned long 
         out.v[i] = true;
         break;
       }
-      if (budget_ns != ~0ull && global_timer_ns() - start >= budget_ns) break;
+      if (budget != ~0ull && global_timer_ns() - start >= budget) {
+        if constexpr (TL_DEVICE_CHECKS) gave_up = budget_ns == ~0ull;
+        break;
+      }
+    }
+    if constexpr (TL_DEVICE_CHECKS) {
+      key = mix_key(mix_key(key, reinterpret_cast<unsigned long long>(p.get())), out.v[i] ? 2 : 1);
+      site = p.base;
+      site_offset = p.offset;
     }
   }
   if constexpr (L::replicated) from_thread_0(out);
-  if constexpr (TL_DEVICE_CHECKS) tracker.finish(access_kind::atomic, where);
+  if constexpr (TL_DEVICE_CHECKS) {
+    tracker.finish(access_kind::atomic, where);
+    note_spin(atomic_poll_number, key, false, site, site_offset, gave_up, where);
+  }
 }
 
 #endif  // __CUDACC__

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "../../config.hpp"
+#include "../../core/memory_order.hpp"
 #include "../../core/report.hpp"
 #include "layout.hpp"
 
@@ -64,6 +65,18 @@ struct race_record {
   long long offset;  // the element, from the buffer's start
 };
 
+// A program stopped in a wait that could not end (note_spin).
+struct hang_record {
+  int program[3];
+  int op;  // atomic_op, or atomic_poll_number
+  int line;
+  char file[120];
+  const void* base;  // the buffer of a lane it spun on
+  long long offset;
+  unsigned long long spins;  // atomics in a row with the same results
+  unsigned long long ns;     // how long, by the global timer
+};
+
 struct device_report {
   static constexpr int max_records = 64;
   static constexpr int max_lanes = 32;
@@ -77,6 +90,10 @@ struct device_report {
   unsigned long long races;            // conflicts found
   unsigned long long race_unchecked;   // element notes the table had no room for
   race_record race[max_records];
+  unsigned long long wait_ns;  // set by the launch: launch_options::hang_timeout_ms (0: never)
+  unsigned long long writes;   // stores and atomics that wrote, by all programs (note_spin)
+  unsigned int hangs;          // programs stopped in a wait
+  hang_record hang[max_records];
 };
 
 #if defined(__CUDACC__)
@@ -87,7 +104,13 @@ struct device_report {
 struct report_slots {
   device_report* report;
   int record;
-  char pad[256 - sizeof(device_report*) - sizeof(int)];
+  int stop, flags;  // note_spin: the program is stopped; a thread stored (1), a poll gave up (2)
+  // note_spin: the threads' hashes of their last atomic summed, the last sum, the atomics in a
+  // row with the same sum, since when (the global timer), and a lane's buffer and element.
+  unsigned long long key_sum, key, spins, since, writes_seen;
+  const void* site_base;
+  long long site_offset;
+  char pad[256 - 2 * sizeof(void*) - 4 * sizeof(int) - 6 * sizeof(long long)];
 };
 template <int = 0>
 __device__ __forceinline__ report_slots& program_report_slots() {
@@ -134,8 +157,9 @@ struct access_tracker {
     if constexpr (L::replicated) {  // every thread did the same: count thread 0's lanes only
       if (t != 0) masked = invalid = 0;
     }
-    if (!__syncthreads_or(invalid > 0)) return;
     device_report* rep = report_slot();
+    if (kind == access_kind::store && t == 0) atomicAdd(&rep->writes, 1ULL);  // progress, for note_spin
+    if (!__syncthreads_or(invalid > 0)) return;
     if (t == 0) {
       const unsigned long long k = atomicAdd(&rep->invalid_ops, 1ULL);
       record_slot() = int(k);
@@ -283,6 +307,82 @@ struct race_notes {
     note_accesses<int(sizeof(T))>(kind, base, offset, N, where);
   }
 };
+
+// ---- waits that cannot end ----
+
+__device__ __forceinline__ unsigned long long mix_key(unsigned long long h, unsigned long long x) {
+  return (h ^ x) * 0x100000001B3ull + (h >> 29);
+}
+__device__ __forceinline__ unsigned long long global_timer_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Called by every thread of the program after each atomic of a checked build: `key` hashes the
+// thread's lanes (their addresses and old values), `wrote` says it stored (atomic_store), `site`
+// a lane's buffer and element (base null: none), `timed_out` that an atomic_poll without a time
+// budget gave up after wait_ns. An atomic whose summed keys equal the previous one's, and that
+// stored nothing, is a spin; another is a write (device_report::writes, with the stores). After
+// spins in a row for wait_ns with no write by any program (1024 in a row once another program
+// was stopped: the launch fails anyway), or a poll that gave up, thread 0 records the wait and
+// the program ends here.
+template <int = 0>  // a template: one definition in every translation unit, kept out of line
+__device__ __noinline__ void note_spin(int op, unsigned long long key, bool wrote, const void* base, long long offset,
+                                       bool timed_out, const source_location& where) {
+  report_slots& s = program_report_slots();
+  const int t = thread_id();
+  if (key) atomicAdd(&s.key_sum, key);
+  if (wrote || timed_out) atomicOr(&s.flags, int(wrote) | int(timed_out) << 1);
+  if (base) {
+    s.site_base = base;
+    s.site_offset = offset;
+  }
+  __syncthreads();
+  if (t == 0) {
+    const unsigned long long sum = mix_key(s.key_sum, (unsigned long long)op << 32 | unsigned(where.line));
+    const int flags = s.flags;
+    s.key_sum = 0;
+    s.flags = 0;
+    device_report* rep = s.report;
+    bool stop = (flags & 2) != 0;
+    if ((flags & 1) || sum != s.key) {
+      if (op != atomic_poll_number && op != int(atomic_op::load)) atomicAdd(&rep->writes, 1ULL);
+      s.key = sum;
+      s.spins = 0;
+    } else if (++s.spins % 1024 == 0) {
+      const unsigned long long now = global_timer_ns();
+      const unsigned long long writes = *static_cast<volatile unsigned long long*>(&rep->writes);
+      if (s.spins == 1024 || writes != s.writes_seen) {
+        s.since = now;
+        s.writes_seen = writes;
+      }
+      const unsigned long long limit = rep->wait_ns;
+      const bool others = *static_cast<volatile unsigned*>(&rep->hangs) != 0;
+      stop = limit != 0 && (now - s.since >= limit || others);
+    }
+    if (stop) {
+      const unsigned k = atomicAdd(&rep->hangs, 1u);
+      if (k < device_report::max_records) {
+        hang_record& h = rep->hang[k];
+        h.program[0] = int(blockIdx.x);
+        h.program[1] = int(blockIdx.y);
+        h.program[2] = int(blockIdx.z);
+        h.op = op;
+        h.line = where.line;
+        copy_text(h.file, where.file, sizeof(h.file));
+        h.base = s.site_base;
+        h.offset = s.site_offset;
+        h.spins = s.spins;
+        h.ns = s.spins >= 1024 ? global_timer_ns() - s.since : rep->wait_ns;  // a poll: it waited wait_ns
+      }
+      __threadfence();
+    }
+    s.stop = stop;
+  }
+  __syncthreads();
+  if (s.stop) asm volatile("exit;");  // every thread of the program: it ends here
+}
 
 // device_assert: called by all threads; `failing` is this thread's count of false lanes.
 __device__ inline void report_assert(unsigned long long failing, const char* message, const source_location& where) {
