@@ -1,6 +1,7 @@
 """tl against Triton, bit for bit, on edge-case inputs (tools/conformance/run.sh runs it).
 
-    python3 conformance.py triton DIR    inputs and Triton's outputs into DIR (needs a GPU)
+    python3 conformance.py triton DIR [PTX_DIR]   inputs and Triton's outputs into DIR (needs a GPU;
+                                                   Triton's PTX of each case into PTX_DIR)
     python3 conformance.py table DIR     the comparison of DIR's outputs, as a markdown table
 
 A case's outputs compare as: `=` bit for bit; `NaN` equal except for NaN payloads (every
@@ -24,7 +25,7 @@ def stem(name):
     return re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_")
 
 
-def write_triton(d):
+def write_triton(d, ptx_dir=None):
     import triton_side
     with open(f"{d}/manifest.txt", "w") as m:
         for name, kind, p, ins, odt, n in cases.cases():
@@ -32,7 +33,8 @@ def write_triton(d):
             for k, a in enumerate(ins):
                 np.ascontiguousarray(a).tofile(f"{d}/{s}.{k}.bin")
             try:
-                triton_side.run(name, kind, p, ins, odt, n).tofile(f"{d}/{s}.triton.bin")
+                ptx = f"{ptx_dir}/{s}.ptx" if ptx_dir else None
+                triton_side.run(name, kind, p, ins, odt, n, ptx).tofile(f"{d}/{s}.triton.bin")
             except Exception as e:  # a case Triton rejects: reported in the table
                 print(f"triton: {name}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
             m.write(f"{s}\t{odt}\t{n}\t{name}\n")
@@ -69,7 +71,24 @@ def compare(x, y, odt):
         return "NaN", ""
     idx = np.flatnonzero(diff & ~(is_nan(a, odt) & is_nan(b, odt)))
     i = idx[0]
-    return f"{len(idx)}", f"[{i}] {show(a[i], odt)} vs {show(b[i], odt)}"
+    u = ulps(a[idx], b[idx], odt)
+    return f"{len(idx)}" + (f" ({u} ulp)" if u else ""), f"[{i}] {show(a[i], odt)} vs {show(b[i], odt)}"
+
+
+def ulps(a, b, odt):
+    """The largest distance in units in the last place among finite pairs, as text; '' for others."""
+    if odt not in ("float16", "float32", "bfloat16"):
+        return ""
+    w = {"float16": np.int16, "float32": np.int32, "bfloat16": np.int16}[odt]
+    ia, ib = a.view(w).astype(np.int64), b.view(w).astype(np.int64)
+    top = np.int64(1) << (8 * np.dtype(w).itemsize - 1)
+    ia = np.where(ia < 0, -(ia + top), ia)  # sign-magnitude to a line: -0.0 and +0.0 one apart... both 0
+    ib = np.where(ib < 0, -(ib + top), ib)
+    fin = ~(is_nan(a, odt) | is_nan(b, odt))
+    if not fin.any():
+        return ""
+    d = np.abs(ia - ib)[fin]
+    return f"<= {d.max()}" if d.max() < 1 << 20 else "far"
 
 
 def load(path):
@@ -102,4 +121,4 @@ def table(d):
 
 
 if __name__ == "__main__":
-    {"triton": write_triton, "table": table}[sys.argv[1]](sys.argv[2])
+    {"triton": write_triton, "table": table}[sys.argv[1]](*sys.argv[2:])

@@ -182,26 +182,29 @@ def dev(a):
     return torch.from_numpy(np.ascontiguousarray(a).view(np.uint8).copy()).cuda()
 
 
-def run(name, kind, p, ins, odt, n):
-    """Triton's output bytes of one case."""
+def run(name, kind, p, ins, odt, n, ptx=None):
+    """Triton's output bytes of one case (and its PTX, into the file ptx if given)."""
     out = torch.full((n * SIZE[odt], ), 0xA5, dtype=torch.uint8, device="cuda")
     x = [dev(a) for a in ins]
     d = {k: (DT[v] if k in ("XT", "OT", "AT", "BT", "T") else v) for k, v in p.items()}
     if kind == "unary":
-        k_unary[(1, )](x[0], out, B=len(ins[0]), **d)
+        compiled = k_unary[(1, )](x[0], out, B=len(ins[0]), **d)
     elif kind == "binary":
-        k_binary[(1, )](x[0], x[1], out, B=len(ins[0]), **d)
+        compiled = k_binary[(1, )](x[0], x[1], out, B=len(ins[0]), **d)
     elif kind == "mad":
-        k_mad[(1, )](*x, out, B=len(ins[0]), **d)
+        compiled = k_mad[(1, )](*x, out, B=len(ins[0]), **d)
     elif kind == "reduce":
-        k_reduce[(1, )](x[0], out, B=len(ins[0]), **d)
+        compiled = k_reduce[(1, )](x[0], out, B=len(ins[0]), **d)
     elif kind == "sort":
-        k_sort[(1, )](x[0], out, B=len(ins[0]), **d)
+        compiled = k_sort[(1, )](x[0], out, B=len(ins[0]), **d)
     elif kind == "hist":
-        k_hist[(1, )](x[0], out, B=len(ins[0]), NB=n, **d)
+        compiled = k_hist[(1, )](x[0], out, B=len(ins[0]), NB=n, **d)
     elif kind == "dot":
-        k_dot[(1, )](x[0], x[1], out, **d)
+        compiled = k_dot[(1, )](x[0], x[1], out, **d)
     elif kind == "random":
-        k_random[(1, )](out, B=n, **d)
+        compiled = k_random[(1, )](out, B=n, **d)
     torch.cuda.synchronize()
+    if ptx:
+        with open(ptx, "w") as f:
+            f.write(compiled.asm["ptx"])
     return out.cpu().numpy()
