@@ -22,6 +22,8 @@ NP = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64, 
 
 
 def stem(name):
+    """The file name of a case (tl_conformance.cu's stem()): + - * spelled out, other symbols _."""
+    name = name.replace("+", " plus ").replace("-", " minus ").replace("*", " times ")
     return re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_")
 
 

@@ -133,8 +133,9 @@ std::string dir;
 bool with_gpu = false;
 
 std::string stem(const std::string& name) {  // conformance.py's stem()
-  std::string s;
-  for (char ch : name) {
+  std::string s, spelled;
+  for (char ch : name) spelled += ch == '+' ? std::string(" plus ") : ch == '-' ? std::string(" minus ") : ch == '*' ? std::string(" times ") : std::string(1, ch);
+  for (char ch : spelled) {
     const bool alnum = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
     if (alnum) s += ch;
     else if (!s.empty() && s.back() != '_') s += '_';
