@@ -43,10 +43,11 @@ TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c) {
 
 // An operand's element in the computation type C of a node of type T: a weak scalar (a C++
 // number, Triton's Python number) is converted to T first, as Triton makes its constant of the
-// result type (h * 0.1 on float16 multiplies by 0.1 rounded to float16).
+// result type (h * 0.1 on float16 multiplies by 0.1 rounded to float16); on an 8-bit float
+// block it is used in float32, where the op computes.
 template <class C, class T, bool Weak, class X>
 TL_INLINE C operand_in(const X& x) {
-  if constexpr (Weak && !std::is_same_v<X, T> && !std::is_same_v<T, C>) return convert<C>(convert<T>(x));
+  if constexpr (Weak && !std::is_same_v<X, T> && !std::is_same_v<T, C> && !is_fp8_v<T>) return convert<C>(convert<T>(x));
   else return convert<C>(x);
 }
 
