@@ -125,6 +125,12 @@ TEST_CASE("promotion follows Triton's rules", "[dtype]") {
   STATIC_REQUIRE(std::is_same_v<promote_t<fp16, false, double, true>, fp16>);
   STATIC_REQUIRE(std::is_same_v<promote_t<fp16, false, double, true, true>, float>);
   STATIC_REQUIRE(std::is_same_v<promote_t<std::int8_t, false, int, true>, std::int8_t>);
+  // An integer scalar does not take part with an unsigned block either (Triton's kinds: bool,
+  // integer, float).
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::uint8_t, false, int, true>, std::uint8_t>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<int, true, std::uint16_t, false>, std::uint16_t>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::uint8_t, false, int, true, true>, std::uint8_t>);
+  STATIC_REQUIRE(std::is_same_v<promote_t<std::uint8_t, false, float, true>, float>);
   STATIC_REQUIRE(std::is_same_v<promote_t<std::int32_t, false, double, true>, float>);
   STATIC_REQUIRE(std::is_same_v<promote_t<bool, false, int, true>, std::int32_t>);
   STATIC_REQUIRE(std::is_same_v<promote_t<int, true, float, true>, float>);
@@ -148,9 +154,9 @@ TEST_CASE("conversions: float to integer truncates and saturates, NaN gives 0", 
   REQUIRE(convert<std::int32_t>(1e10f) == std::numeric_limits<std::int32_t>::max());
   REQUIRE(convert<std::int32_t>(-1e10f) == std::numeric_limits<std::int32_t>::min());
   REQUIRE(convert<std::int32_t>(std::numeric_limits<float>::quiet_NaN()) == 0);
+  REQUIRE(convert<std::int16_t>(40000.0f) == 32767);
   REQUIRE(convert<std::uint8_t>(-5.0f) == 0);
-  REQUIRE(convert<std::uint8_t>(300.0) == 255);
-  REQUIRE(convert<std::int8_t>(fp16(-200.0f)) == -128);
+  REQUIRE(convert<std::int8_t>(fp16(-100.0f)) == -100);
   REQUIRE(convert<bool>(0.5f) == true);
   REQUIRE(convert<bool>(0) == false);
   REQUIRE(float(convert<fp16>(std::int32_t{3})) == 3.0f);
@@ -244,6 +250,37 @@ void check_fp8(const fp8_spec& spec, const char* name) {
   else REQUIRE(float(T(nan)) != float(T(nan)));
 }
 }  // namespace
+
+TEST_CASE("conversions to 8 bits, and of NaN to 64 bits, give what Triton's code gives on the GPU", "[dtype][numbers]") {
+  using detail::convert;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // To 8 bits: saturated to 16 bits (cvt.rzi.s16 / cvt.rzi.u16), then the low byte.
+  const float in[] = {127.0f, 128.0f, -129.0f, 200.0f, 256.0f, 300.0f, -300.0f, 32768.0f, -40000.0f, INFINITY, -INFINITY, nan};
+  const int want_i8[] = {127, -128, 127, -56, 0, 44, -44, -1, 0, -1, 0, 0};
+  const int want_u8[] = {127, 128, 0, 200, 0, 44, 0, 0, 0, 255, 0, 0};
+  for (int i = 0; i < 12; ++i) {
+    INFO(in[i]);
+    REQUIRE(int(convert<std::int8_t>(in[i])) == want_i8[i]);
+    REQUIRE(int(convert<std::uint8_t>(in[i])) == want_u8[i]);
+    REQUIRE(int(convert<std::int8_t>(double(in[i]))) == want_i8[i]);
+    REQUIRE(int(convert<std::uint8_t>(double(in[i]))) == want_u8[i]);
+  }
+  REQUIRE(int(convert<std::int8_t>(fp16(-200.0f))) == 56);
+  REQUIRE(int(convert<std::uint8_t>(fp16(1000.0f))) == 232);
+  // NaN: 0, except to 64 bits (from any float) and to 32 bits from float64: the sign bit alone.
+  REQUIRE(convert<std::int64_t>(nan) == std::numeric_limits<std::int64_t>::min());
+  REQUIRE(convert<std::uint64_t>(nan) == std::uint64_t(1) << 63);
+  REQUIRE(convert<std::int64_t>(fp16(nan)) == std::numeric_limits<std::int64_t>::min());
+  REQUIRE(convert<std::int32_t>(double(nan)) == std::numeric_limits<std::int32_t>::min());
+  REQUIRE(convert<std::uint32_t>(double(nan)) == std::uint32_t(1) << 31);
+  REQUIRE(convert<std::uint32_t>(nan) == 0);
+  REQUIRE(convert<std::int16_t>(double(nan)) == 0);
+  // float8e5's NaN from any NaN: 0x7f (cvt.rn.satfinite.e5m2x2.f32).
+  REQUIRE(fp8e5(nan).bits == 0x7f);
+  REQUIRE(fp8e5(-nan).bits == 0x7f);
+  // In a kernel expression, the same.
+  REQUIRE(testing::values(full<2>(128.0f, float32).to(int8))[0] == -128.0);
+}
 
 TEST_CASE("fp8: the five formats decode by definition, round to nearest and saturate", "[dtype][fp8]") {
   check_fp8<fp8e4nv>({4, 3, 7, special::fn}, "float8e4nv");

@@ -113,8 +113,10 @@ TEST_CASE("guide greyscale: random image sizes against the formula") {
     const std::vector<std::uint8_t> grey = rgb2grey<16, 8>(x).to_host();
     const std::size_t plane = std::size_t(h * w);
     for (std::size_t i = 0; i < plane; ++i) {
-      // the kernel's float arithmetic, truncated by the store
-      const float v = 0.2989f * float(pixels[i]) + 0.5870f * float(pixels[plane + i]) + 0.1140f * float(pixels[2 * plane + i]);
+      // the kernel's float arithmetic (each sum with a product fused into an fma, as Triton's),
+      // truncated by the store
+      const float v = std::fma(0.1140f, float(pixels[2 * plane + i]),
+                               std::fma(0.2989f, float(pixels[i]), 0.5870f * float(pixels[plane + i])));
       REQUIRE(int(grey[i]) == int(v));
     }
   }

@@ -87,8 +87,8 @@ TEST_CASE("integer arithmetic wraps and has defined division by zero", "[element
   auto m = full<4>(max, int32);
   REQUIRE(values(m + 1)[0] == double(min));
   REQUIRE(values(m * 2)[0] == -2.0);
-  REQUIRE(values(m / 0)[0] == 0.0);
-  REQUIRE(values(m % 0)[0] == 0.0);
+  REQUIRE(values(m / 0)[0] == -1.0);  // all ones, as the GPU (test_numbers.cpp)
+  REQUIRE(values(m % 0)[0] == -1.0);
   REQUIRE(values(full<4>(min, int32) / -1)[0] == double(min));
   // Shifts by the width or more: 0 to the left, the sign to the right (PTX's clamped shifts).
   REQUIRE(values(m << 32)[0] == 0.0);
@@ -116,7 +116,8 @@ TEST_CASE("math functions match the C library in double", "[elementwise][math]")
   auto x = random_block<float, 64>(0.1, 8);
   const auto vx = values(x);
   const double tol = 4e-7;
-  check_elementwise(exp(x), vx, vx, [](double v, double) { return std::exp(v); }, tol);
+  // exp is Triton's exp2(x * log2(e)): the product's rounding adds up to |x| 2^-24 relative.
+  check_elementwise(exp(x), vx, vx, [](double v, double) { return std::exp(v); }, 1.5e-6);
   check_elementwise(exp2(x), vx, vx, [](double v, double) { return std::exp2(v); }, tol);
   check_elementwise(log(x), vx, vx, [](double v, double) { return std::log(v); }, tol);
   check_elementwise(log2(x), vx, vx, [](double v, double) { return std::log2(v); }, tol);
@@ -138,14 +139,13 @@ TEST_CASE("math functions match the C library in double", "[elementwise][math]")
 TEST_CASE("16-bit floats compute in float and round each result", "[elementwise][fp16]") {
   auto a = random_block<fp16, 32>();
   auto b = random_block<fp16, 32>();
-  const auto r = eval(a * b + 1);
+  const auto r = eval(a * b + 1);  // one fma in float16 (test_numbers.cpp): rounded once
   STATIC_REQUIRE(std::is_same_v<detail::value_of_t<decltype(r)>, fp16>);
   for (int i = 0; i < 32; ++i) {
-    const fp16 prod(float(a[i]) * float(b[i]));
-    REQUIRE(r[i].bits == fp16(float(prod) + 1.0f).bits);
+    REQUIRE(r[i].bits == detail::convert<fp16>(double(float(a[i])) * double(float(b[i])) + 1.0).bits);
   }
   auto e = eval(exp(a));
-  for (int i = 0; i < 32; ++i) REQUIRE(e[i].bits == fp16(std::exp(float(a[i]))).bits);
+  for (int i = 0; i < 32; ++i) REQUIRE(e[i].bits == fp16(std::exp2(float(a[i]) * 1.44269504088896340736f)).bits);
   auto hb = random_block<bf16, 16>();
   auto s = eval(hb + hb);
   for (int i = 0; i < 16; ++i) REQUIRE(float(s[i]) == float(bf16(float(hb[i]) * 2)));
@@ -190,10 +190,10 @@ TEST_CASE("maximum and minimum with PropagateNan::ALL: NaN where either operand 
   check_elementwise(maximum(a, b, PropagateNan::NONE), va, vb, [](double x, double y) {
     return std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y);
   });
-  // The NaN is the canonical quiet one, whatever the operand's payload (as max.NaN.f32).
+  // The NaN is the canonical one (all mantissa bits set), whatever the operand's payload (as max.NaN.f32).
   const float payload = std::bit_cast<float>(0x7fc12345u);
   REQUIRE(std::bit_cast<std::uint32_t>(float(values(maximum(full<2>(payload, float32), 1.0f, PropagateNan::ALL))[0])) ==
-          std::bit_cast<std::uint32_t>(std::numeric_limits<float>::quiet_NaN()));
+          0x7fffffffu);
   // Integers have no NaN: the same as without the flag.
   auto i = random_block<std::int32_t, 16>(-100, 100), j = random_block<std::int32_t, 16>(-100, 100);
   REQUIRE(values(maximum(i, j, PropagateNan::ALL)) == values(maximum(i, j)));
@@ -235,7 +235,8 @@ TEST_CASE("casts: .to(dtype) and bitcast", "[elementwise][cast]") {
   const auto i8 = values(x.to(int8));
   const auto h = eval(x.to(float16));
   for (int i = 0; i < 16; ++i) {
-    REQUIRE(i8[std::size_t(i)] == std::clamp(std::trunc(double(x[i])), -128.0, 127.0));
+    // To int8: saturated to 16 bits, then the low byte (docs/03-types.md).
+    REQUIRE(i8[std::size_t(i)] == double(std::int8_t(std::int16_t(std::trunc(double(x[i]))))));
     REQUIRE(h[i].bits == fp16(x[i]).bits);
   }
   const auto bits = eval(full<2>(1.0f, float32).to(uint32, bitcast));

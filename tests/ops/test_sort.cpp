@@ -38,16 +38,29 @@ TEST_CASE("flip, join, split, interleave, cat and ravel move elements as Triton'
 }
 
 namespace {
-// The order tl::sort promises, as a comparison of doubles: NaN after everything, -0 before +0.
-bool before(double a, double b) {
-  if (std::isnan(b)) return !std::isnan(a);
-  if (std::isnan(a)) return false;
-  if (a == 0 && b == 0) return std::signbit(a) && !std::signbit(b);
-  return a < b;
+// Triton's sort of a line, on doubles: its bitonic network over the positions' bits (stage s
+// merges blocks of 2^s, alternating up and down but the last, which goes the sort's way), each
+// element taking its partner's value where (x > partner) != (down ^ x is the upper one).
+std::vector<double> triton_sort(std::vector<double> v, bool descending) {
+  const int n = int(v.size());
+  int stages = 0;
+  while ((1 << stages) < n) ++stages;
+  for (int stage = 1; stage <= stages; ++stage)
+    for (int d = stage - 1; d >= 0; --d) {
+      std::vector<double> next(v);
+      for (int i = 0; i < n; ++i) {
+        const int partner = i ^ (1 << d);
+        const bool down = stage == stages ? descending : ((i >> stage) & 1) != 0;
+        const bool upper = ((i >> d) & 1) != 0;
+        next[std::size_t(i)] = (v[std::size_t(i)] > v[std::size_t(partner)]) != (down != upper) ? v[std::size_t(partner)] : v[std::size_t(i)];
+      }
+      v = next;
+    }
+  return v;
 }
 }  // namespace
 
-TEST_CASE("sort along each axis, with ties, NaNs and signed zeros; topk", "[sort]") {
+TEST_CASE("sort along each axis, with ties, NaNs and signed zeros, as Triton's network; topk", "[sort]") {
   block<float, 4, 16> x;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (int i = 0; i < 64; ++i) x[i] = float(int(testing::rng()() % 7) - 3);  // ties
@@ -65,8 +78,7 @@ TEST_CASE("sort along each axis, with ties, NaNs and signed zeros; topk", "[sort
       for (int l = 0; l < lines; ++l) {
         std::vector<double> want;
         for (int k = 0; k < K; ++k) want.push_back(axis == 0 ? double(x.at({k, l})) : double(x.at({l, k})));
-        std::stable_sort(want.begin(), want.end(), before);
-        if (desc) std::reverse(want.begin(), want.end());
+        want = triton_sort(want, desc);
         for (int k = 0; k < K; ++k) {
           const double g = axis == 0 ? got[std::size_t(k * 16 + l)] : got[std::size_t(l * 16 + k)];
           const double w = want[std::size_t(k)];

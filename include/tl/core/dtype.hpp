@@ -97,8 +97,8 @@ struct fp8_format {
   static constexpr std::uint8_t saturated_bits = K == fp8_kind::finite ? max_bits - 1 : max_bits;
   static constexpr std::uint8_t nan_bits = K == fp8_kind::fn     ? 0x7f
                                            : K == fp8_kind::fnuz ? 0x80
-                                           : K == fp8_kind::ieee
-                                               ? static_cast<std::uint8_t>((((1 << E) - 1) << M) | (1 << (M - 1)))
+                                           : K == fp8_kind::ieee  // all ones but the sign, as cvt.rn.satfinite gives
+                                               ? static_cast<std::uint8_t>((((1 << E) - 1) << M) | ((1 << M) - 1))
                                                : saturated_bits;
 };
 template <int E, int M, int Bias, fp8_kind K>
@@ -296,10 +296,11 @@ struct compute<fp8<E, M, Bias, K>> {
 template <class T>
 using compute_t = typename compute<T>::type;
 
-// C++ scalars mixed into block expressions. Like Python literals in Triton, they are
-// "weak": a scalar whose kind is not above the block's kind takes the block's type
-// (x + 10 stays float16; off + 1 stays int32). 64-bit integers are strong, so an int64
-// stride widens int32 offsets instead of being truncated.
+// C++ scalars mixed into block expressions. Like Python numbers in Triton, they are "weak": a
+// scalar whose kind is not above the block's kind takes the block's type (x + 10 stays float16;
+// off + 1 stays int32; u8 + 1 stays uint8), and is converted to that type before the op (h *
+// 0.1 multiplies by 0.1 rounded to float16). 64-bit integers are strong, so an int64 stride
+// widens int32 offsets instead of being truncated.
 template <class T>
 inline constexpr bool is_weak_scalar_v =
     std::is_floating_point_v<T> || (std::is_integral_v<T> && sizeof(T) <= 4);  // double is weak too
@@ -374,11 +375,18 @@ template <class A, bool WeakA, class B, bool WeakB, bool DivOrMod>
 struct promote_impl {
   using type = typename tensor_promote<A, B, DivOrMod>::type;
 };
+// A weak scalar's kind for step 0: Triton's Python numbers are bool, int or float, and an int
+// does not take part with a signed or an unsigned block alike (uint8 + 1 stays uint8).
+template <class T>
+constexpr int weak_kind_rank() {
+  constexpr kind k = kind_of<T>();
+  return k == kind::boolean ? 0 : k == kind::floating ? 2 : 1;
+}
 template <class A, class B, bool DivOrMod>
 struct promote_impl<A, true, B, false, DivOrMod> {
   using wide = typename tensor_promote<typename weak_dtype<A>::type, B, DivOrMod>::type;
   using kept = std::conditional_t<DivOrMod && is_small_float_v<B>, float, B>;
-  using type = std::conditional_t<(int(kind_of<A>()) <= int(kind_of<B>())), kept, wide>;
+  using type = std::conditional_t<(weak_kind_rank<A>() <= weak_kind_rank<B>()), kept, wide>;
 };
 template <class A, class B, bool DivOrMod>
 struct promote_impl<A, false, B, true, DivOrMod> : promote_impl<B, true, A, false, DivOrMod> {};
@@ -405,8 +413,9 @@ TL_INLINE float to_float_round_odd(double d) {
   return f;
 }
 
-// Conversions between element types, with the GPU's rules where C++ leaves them undefined:
-// float to integer truncates and saturates, NaN gives 0 (PTX cvt.rzi.sat).
+// Conversions between element types, with the GPU's rules where C++ leaves them undefined, as
+// Triton's code converts: float to integer truncates and saturates (to 8 bits: saturates to 16
+// bits, then the low byte); NaN gives 0 (to 64 bits, and from float64 to 32 bits: the sign bit).
 template <class To, class From>
 TL_INLINE To convert(const From& v) {
   if constexpr (std::is_same_v<To, From>) {
@@ -416,10 +425,19 @@ TL_INLINE To convert(const From& v) {
   } else if constexpr (is_small_float_v<To>) {
     if constexpr (std::is_same_v<From, double> || sizeof(From) == 8) return To(to_float_round_odd(static_cast<double>(v)));
     else return To(static_cast<float>(static_cast<compute_t<From>>(v)));
+  } else if constexpr (is_int_v<To> && is_float_v<From> && sizeof(To) == 1) {
+    // To 8 bits through the 16-bit conversion, keeping its low byte (Triton's cvt.rzi.s16 /
+    // cvt.rzi.u16): 128.0f gives int8 -128, 256.0f uint8 0, 40000.0f int8 -1.
+    using W = std::conditional_t<std::is_signed_v<To>, std::int16_t, std::uint16_t>;
+    return static_cast<To>(convert<W>(v));
   } else if constexpr (is_int_v<To> && is_float_v<From>) {
     using F = std::conditional_t<std::is_same_v<From, double>, double, float>;
     const F f = static_cast<F>(v);
-    if (!(f == f)) return To(0);
+    if (!(f == f)) {  // NaN: the GPU's cvt.rzi gives 0, except to 64 bits and from float64 to 32 bits
+      if constexpr (sizeof(To) == 8 || (sizeof(To) == 4 && std::is_same_v<F, double>))
+        return std::is_signed_v<To> ? std::numeric_limits<To>::min() : To(To(1) << (sizeof(To) * 8 - 1));
+      return To(0);
+    }
     if (f <= static_cast<F>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
     if (f >= static_cast<F>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
     return static_cast<To>(f);

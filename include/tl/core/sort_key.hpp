@@ -1,6 +1,6 @@
-// tl/core/sort_key.hpp: the total order tl::sort uses, as an unsigned key per element: integers
-// by value, floats by value with -0.0 before +0.0 and every NaN after +inf (by payload), so
-// that elements tie only when their bits are equal and every backend sorts to the same bits.
+// tl/core/sort_key.hpp: the bitonic network of tl::sort (Triton's), and a total order as an
+// unsigned key per element (integers by value, floats by value with -0.0 before +0.0 and every
+// NaN after +inf, by payload) for the ops that need one.
 #pragma once
 
 #include <cstdint>
@@ -29,18 +29,25 @@ TL_INLINE auto sort_key(const T& x) {
   }
 }
 
-// The bitonic network both backends sort a line of K (a power of two) with: in stage k and
-// step j, pair p of the K / 2 compares positions lo and lo + j (bitonic_low), and puts them in
-// order, ascending where (lo & k) == 0 unless Descending (bitonic_exchange).
+// The bitonic network both backends sort a line of K (a power of two) with, Triton's: in stage
+// k and step j, pair p of the K / 2 compares positions lo and lo + j (bitonic_low); the stages
+// before the last put a pair ascending where (lo & k) == 0, descending elsewhere, the last
+// (k == K) in the sort's direction (bitonic_exchange). Each of the two takes its partner's value
+// as Triton's compare-and-swap decides, by the comparison x > y of the values: the lower
+// position where it is greater than the upper one (ascending), the upper one where it is not
+// greater than the lower. Values that compare unordered or equal with different bits (NaN,
+// -0.0 and +0.0) are then copied rather than exchanged, as in Triton: a block holding NaN
+// does not come out a permutation of its elements.
 TL_INLINE constexpr int bitonic_low(int pair, int j) { return (pair / j) * 2 * j + pair % j; }
 template <bool Descending, class T>
-TL_INLINE void bitonic_exchange(T& a, T& b, int lo, int k) {
-  const bool up = ((lo & k) == 0) != Descending;
-  if (up ? sort_key(b) < sort_key(a) : sort_key(a) < sort_key(b)) {
-    const T t = a;
-    a = b;
-    b = t;
-  }
+TL_INLINE void bitonic_exchange(T& a, T& b, int lo, int k, int K) {
+  const bool up = k == K ? !Descending : (lo & k) == 0;
+  const auto x = static_cast<compute_t<T>>(a), y = static_cast<compute_t<T>>(b);
+  const bool a_above = x > y, b_above = y > x;
+  const T na = a_above == up ? b : a;
+  const T nb = b_above != up ? a : b;
+  a = na;
+  b = nb;
 }
 
 }  // namespace tl::detail

@@ -145,7 +145,8 @@ struct basic_block : expr_base<basic_block<O, T, D...>>, block_storage<T, shape<
               }
             }
           }
-          assign(node{{}, *this, as_expr(e)});
+          if constexpr (fused_side<Op, basic_block, rhs>() != 0) assign(fuse_multiply_add<Op>(*this, as_expr(e)));  // acc += a * b
+          else assign(node{{}, *this, as_expr(e)});
         }
       }
     }

@@ -41,6 +41,16 @@ TL_INLINE auto operand_at(const X& x, const coord<Parent::rank>& c) {
   else return x.at(broadcast_coord<XS>(c));
 }
 
+// An operand's element in the computation type C of a node of type T: a weak scalar (a C++
+// number, Triton's Python number) is converted to T first, as Triton makes its constant of the
+// result type (h * 0.1 on float16 multiplies by 0.1 rounded to float16); on an 8-bit float
+// block it is used in float32, where the op computes.
+template <class C, class T, bool Weak, class X>
+TL_INLINE C operand_in(const X& x) {
+  if constexpr (Weak && !std::is_same_v<X, T> && !std::is_same_v<T, C> && !is_fp8_v<T>) return convert<C>(convert<T>(x));
+  else return convert<C>(x);
+}
+
 // The element type two operands compute in (Triton's promotion, weak scalars included).
 template <class Op, class A, class B>
 using binary_compute_t = promote_t<operand_value_t<A>, is_weak_v<as_expr_t<A>>, operand_value_t<B>,
@@ -65,7 +75,7 @@ struct binary : expr_base<binary<Op, A, B>> {
   template <class X, class Y>
   TL_INLINE static value_type apply(const X& x, const Y& y) {
     using C = compute_t<compute_type>;
-    return convert<value_type>(Op{}(convert<C>(x), convert<C>(y)));
+    return convert<value_type>(Op{}(operand_in<C, compute_type, is_weak_v<A>>(x), operand_in<C, compute_type, is_weak_v<B>>(y)));
   }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) {
@@ -216,15 +226,63 @@ struct select : expr_base<select<Cond, A, B>> {
   TL_INLINE decltype(auto) visit(F&& f) const { return f(cond, a, b); }
 };
 
-// Three-operand arithmetic (fma, clamp), computed in the promoted type of all three.
+// a * b + c rounded once to the 16-bit float T, for a, b, c that T holds (fma.rn.f16 and
+// fma.rn.bf16 on the GPU). On the host: the product is exact in double, the sum rounded to odd
+// (its error from TwoSum), then to float to odd and to T to nearest, which is one rounding.
+template <class T>
+TL_INLINE T small_float_fma(float a, float b, float c) {
+#if TL_DEVICE_PASS
+  if constexpr (std::is_same_v<T, fp16>) {
+    unsigned short r;
+    asm("fma.rn.f16 %0, %1, %2, %3;" : "=h"(r) : "h"(T(a).bits), "h"(T(b).bits), "h"(T(c).bits));
+    return T::from_bits(r);
+  }
+#if __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<T, bf16>) {
+    unsigned short r;
+    asm("fma.rn.bf16 %0, %1, %2, %3;" : "=h"(r) : "h"(T(a).bits), "h"(T(b).bits), "h"(T(c).bits));
+    return T::from_bits(r);
+  }
+#endif
+#endif
+  const double p = double(a) * double(b), dc = double(c);
+  const double s = p + dc;
+  if (s - s == 0.0) {  // finite
+    const double bp = s - dc, err = (p - bp) + (dc - (s - bp));
+    const std::uint64_t u = bit_cast<std::uint64_t>(s);
+    if (err != 0.0 && (u & 1u) == 0) return T(to_float_round_odd(bit_cast<double>((err > 0) == (s > 0) ? u + 1 : u - 1)));
+  }
+  return T(to_float_round_odd(s));
+}
+
+// Three-operand arithmetic (fma, clamp), computed in the promoted type of all three. The fma
+// family is also what a*b+c, c+a*b, a*b-c and c-a*b on floats become (fused_side below).
 struct fma_fn {
+  static constexpr bool fused = true;
   template <class T>
   TL_INLINE T operator()(T a, T b, T c) const {
     if constexpr (std::is_floating_point_v<T>) return std::fma(a, b, c);
     else return op::add{}(op::mul{}(a, b), c);
   }
+  template <class T>
+  TL_INLINE static T small(float a, float b, float c) { return small_float_fma<T>(a, b, c); }
+};
+struct fms_fn {  // a * b - c
+  static constexpr bool fused = true;
+  template <class T>
+  TL_INLINE T operator()(T a, T b, T c) const { return std::fma(a, b, -c); }
+  template <class T>
+  TL_INLINE static T small(float a, float b, float c) { return small_float_fma<T>(a, b, -c); }
+};
+struct fnma_fn {  // c - a * b
+  static constexpr bool fused = true;
+  template <class T>
+  TL_INLINE T operator()(T a, T b, T c) const { return std::fma(-a, b, c); }
+  template <class T>
+  TL_INLINE static T small(float a, float b, float c) { return small_float_fma<T>(-a, b, c); }
 };
 struct clamp_fn {
+  static constexpr bool fused = false;
   template <class T>
   TL_INLINE T operator()(T x, T lo, T hi) const { return op::minimum{}(op::maximum{}(x, lo), hi); }
 };
@@ -249,7 +307,12 @@ struct ternary : expr_base<ternary<Fn, A, B, C>> {
   template <class X, class Y, class Z>
   TL_INLINE static value_type apply(const X& x, const Y& y, const Z& z) {
     using K = compute_t<value_type>;
-    return convert<value_type>(Fn{}(convert<K>(x), convert<K>(y), convert<K>(z)));
+    const K p = operand_in<K, value_type, is_weak_v<A>>(x), q = operand_in<K, value_type, is_weak_v<B>>(y),
+            r = operand_in<K, value_type, is_weak_v<C>>(z);
+    if constexpr (Fn::fused && (std::is_same_v<value_type, fp16> || std::is_same_v<value_type, bf16>))
+      return Fn::template small<value_type>(p, q, r);
+    else
+      return convert<value_type>(Fn{}(p, q, r));
   }
   template <class F>
   TL_INLINE void for_each_operand(F&& f) {
@@ -260,6 +323,41 @@ struct ternary : expr_base<ternary<Fn, A, B, C>> {
   template <class F>
   TL_INLINE decltype(auto) visit(F&& f) const { return f(a, b, c); }
 };
+
+// Multiply-add contraction, as LLVM contracts Triton's float arithmetic on the GPU: a + or - of
+// which one operand is a product (binary<op::mul>) of the result's type, the other of that type
+// or a weak scalar, is one fma of that type (float32, float64, float16, bfloat16), rounded once;
+// with a product on both sides, the left one is fused (a*b + c*d is fma(a, b, c*d)). fused_side:
+// 1 when the left operand is the product, 2 the right one, 0 no fusion.
+template <class E>
+inline constexpr bool is_mul_node_v = false;
+template <class X, class Y>
+inline constexpr bool is_mul_node_v<binary<op::mul, X, Y>> = true;
+template <class T>
+inline constexpr bool is_fusable_float_v =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, fp16> || std::is_same_v<T, bf16>;
+template <class Op, class A, class B>
+constexpr int fused_side() {
+  if constexpr (!std::is_same_v<Op, op::add> && !std::is_same_v<Op, op::sub>) {
+    return 0;
+  } else {
+    using R = promote_t<value_of_t<A>, is_weak_v<A>, value_of_t<B>, is_weak_v<B>>;
+    if constexpr (!is_fusable_float_v<R>) return 0;
+    else if constexpr (is_mul_node_v<A> && std::is_same_v<value_of_t<A>, R> && (is_weak_v<B> || std::is_same_v<value_of_t<B>, R>)) return 1;
+    else if constexpr (is_mul_node_v<B> && std::is_same_v<value_of_t<B>, R> && (is_weak_v<A> || std::is_same_v<value_of_t<A>, R>)) return 2;
+    else return 0;
+  }
+}
+template <class Op, class A, class B>
+TL_INLINE auto fuse_multiply_add(const A& a, const B& b) {
+  if constexpr (fused_side<Op, A, B>() == 1) {
+    using F = std::conditional_t<std::is_same_v<Op, op::add>, fma_fn, fms_fn>;
+    return ternary<F, decltype(a.a), decltype(a.b), B>{{}, a.a, a.b, b};
+  } else {
+    using F = std::conditional_t<std::is_same_v<Op, op::add>, fma_fn, fnma_fn>;
+    return ternary<F, decltype(b.a), decltype(b.b), A>{{}, b.a, b.b, a};
+  }
+}
 
 // A scalar function of any number of operands, broadcast together (the random numbers of
 // ops/random.hpp): Fn{}(x...) on their elements, its result type the element type.

@@ -44,7 +44,8 @@ TL_INLINE auto make_binary(const A& a, const B& b) {
       static_assert(check<error::integer_division_with_mixed_signedness<
                         Op, VA, VB, std::is_signed_v<VA> == std::is_signed_v<VB>>>);
     }
-    return binary<Op, EA, EB>{{}, as_expr(a), as_expr(b)};
+    if constexpr (fused_side<Op, EA, EB>() != 0) return fuse_multiply_add<Op>(as_expr(a), as_expr(b));
+    else return binary<Op, EA, EB>{{}, as_expr(a), as_expr(b)};
   }
 }
 
@@ -368,12 +369,12 @@ TL_UNARY_FUNCTION_(erf)
 TL_UNARY_FUNCTION_(tanh)
 #undef TL_UNARY_FUNCTION_
 
-// sqrt_rn(x): the square root rounded to nearest (Triton's tl.sqrt_rn). tl::sqrt rounds to
-// nearest too, on both backends (Triton's tl.sqrt is the GPU's approximate instruction).
+// sqrt_rn(x): the square root rounded to nearest (Triton's tl.sqrt_rn), on both backends.
+// tl::sqrt is Triton's tl.sqrt: the GPU's approximate instruction, subnormals flushed.
 template <class A>
   requires detail::is_operand_v<A>
 TL_INLINE auto sqrt_rn(A a) {
-  return detail::make_unary<op::sqrt>(a);
+  return detail::make_unary<op::sqrt_rn>(a);
 }
 
 // cast<T>(x): the free-function form of x.to(tl::dtype).

@@ -7,8 +7,10 @@
 //   tl::gather<1>(src, index)                     Triton: tl.gather(src, index, 1)
 //   tl::histogram<64>(x [, mask])                 Triton: tl.histogram(x, 64, mask=mask)
 //
-// sort orders by a total order: -0.0 before +0.0, NaN after everything (first when
-// descending), so that both backends give the same bits. topk gives the K largest along Dim in
+// sort runs Triton's bitonic network with Triton's compare-and-swap (core/sort_key.hpp), so
+// that both backends give Triton's bits: values in order; where a line holds NaN, or -0.0 and
+// +0.0, Triton's copies instead of exchanges (the line then is no permutation of its elements:
+// ascending, NaN spreads; -0.0 and +0.0 come out with one sign). topk gives the K largest along Dim in
 // descending order. gather's out-of-range indices read 0. histogram counts the values v with
 // 0 <= v < NumBins (int32), others and masked-off ones ignored.
 #pragma once
@@ -58,9 +60,7 @@ TL_INLINE auto sort(const E& e, D...) {
 // bitonic_merge<Dim>(x [, tl::descending]): the last stage of the bitonic sorting network along
 // Dim (the last axis by default): compare-exchanges at distances K / 2, K / 4, ..., 1, all in
 // one direction, which puts a bitonic line (rising then falling, or the reverse) in order
-// (Triton's tl.bitonic_merge). The order is tl::sort's (NaN after +inf, -0.0 before +0.0), so
-// that no element is lost to a tie; Triton compares with > and, on a NaN or a -0.0 / +0.0 pair,
-// keeps one of the two twice.
+// (Triton's tl.bitonic_merge), with Triton's compare-and-swap as tl::sort.
 template <int Dim = -1, class E, class... D>
   requires(detail::is_expr_v<E> && (std::is_same_v<D, descending_t> && ...) && sizeof...(D) <= 1)
 TL_INLINE auto bitonic_merge(const E& e, D...) {

@@ -153,6 +153,7 @@ struct program {
   std::string family; // elementwise, reduction, dot, layout
   int bm = 1, bn = 1, bk = 0;  // block sizes (bk: dots)
   tolerance tol;               // against the reference, and between the backends
+  bool backends_exact = false; // the backends agree bit for bit (tl guarantees it for the op)
   std::function<outcome(const params&, tl::backend)> run;
   std::function<std::vector<double>(const params&)> reference;
   // Per-element scale of the absolute tolerance (dots: sum over k of |a||b|); empty: 1.

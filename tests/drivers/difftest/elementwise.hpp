@@ -29,11 +29,11 @@ struct op_mul {
   template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return x * y; }
   template <class V> static V ref(V x, V y) { return x * y; }
 };
-struct op_div {  // integers: truncating, x / 0 = 0 (tl's definition)
+struct op_div {  // integers: truncating; x / 0 is all ones (tl's definition, the GPU's, for 32 bits and less)
   static constexpr const char* name = "x / y";
   template <class X, class Y> TL_INLINE static auto apply(const X& x, const Y& y) { return x / y; }
   template <class V> static V ref(V x, V y) {
-    if constexpr (std::is_integral_v<V>) return y == 0 ? 0 : x / y;  // C++ truncates too
+    if constexpr (std::is_integral_v<V>) return y == 0 ? ~V(0) : x / y;  // C++ truncates too
     else return x / y;
   }
 };

@@ -1,6 +1,6 @@
 // tl/backend/cpu/sort.hpp: sort, gather and histogram on the CPU backend (ops/sort.hpp): each
-// line sorted by the total order of core/sort_key.hpp (the GPU's bitonic network, run in
-// order), gathers and counts element by element.
+// line sorted by the bitonic network of core/sort_key.hpp (the GPU's, run in order), gathers
+// and counts element by element.
 #pragma once
 
 #include <vector>
@@ -26,7 +26,7 @@ void sort(const E& e, Out& out) {
       for (int j = k / 2; j > 0; j /= 2)
         for (int pair = 0; pair < K / 2; ++pair) {
           const int lo = bitonic_low(pair, j);
-          bitonic_exchange<Descending>(line[std::size_t(lo)], line[std::size_t(lo + j)], lo, k);
+          bitonic_exchange<Descending>(line[std::size_t(lo)], line[std::size_t(lo + j)], lo, k, K);
         }
     for (int k = 0; k < K; ++k) {
       c[Axis] = k;

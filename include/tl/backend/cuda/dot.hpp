@@ -60,7 +60,8 @@ __device__ void dot_fma(const EA& ea, const EB& eb, const Acc* acc, Out& out) {
         x = round_to_tf32(x);
         y = round_to_tf32(y);
       }
-      sum[s] = op::add{}(sum[s], static_cast<Cmp>(op::mul{}(x, y)));
+      if constexpr (std::is_floating_point_v<Cmp> && std::is_same_v<In, Cmp>) sum[s] = fma(x, y, sum[s]);
+      else sum[s] = op::add{}(sum[s], static_cast<Cmp>(op::mul{}(x, y)));
     }
   }
   TL_UNROLL

@@ -2,7 +2,7 @@
 //
 // sort: the block goes to shared memory, and every line along the axis is sorted there by a
 // bitonic network (log2 K (log2 K + 1) / 2 steps of K / 2 compare-exchanges a line, the
-// threads sharing a step's pairs, a barrier between steps), by the order of core/sort_key.hpp.
+// threads sharing a step's pairs, a barrier between steps), core/sort_key.hpp's.
 // bitonic_merge (MergeOnly) runs the network's last stage alone.
 // gather: the source goes to shared memory and each thread reads its output elements there.
 // histogram: bins in shared memory, counted with shared-memory atomics.
@@ -35,7 +35,7 @@ __device__ void sort(const E& e, Out& out) {
         const int pair = int(q % (K / 2));
         const int lo = bitonic_low(pair, j);  // positions lo and lo + j along the axis
         const std::int64_t base = (line / inner) * K * inner + line % inner;
-        bitonic_exchange<Descending>(buf[base + std::int64_t(lo) * inner], buf[base + std::int64_t(lo + j) * inner], lo, k);
+        bitonic_exchange<Descending>(buf[base + std::int64_t(lo) * inner], buf[base + std::int64_t(lo + j) * inner], lo, k, K);
       }
       barrier();
     }
