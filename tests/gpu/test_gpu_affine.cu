@@ -118,7 +118,9 @@ void check_row_walk(int N, int stride, int x_shift) {  // x_shift: x starts this
     return out;
   };
   INFO("N " << N << " stride " << stride << " x shifted by " << x_shift);
-  require_agree(run(cpu), run(cuda), 1e-6, 1e-5, "row walk");
+  // The sums add N terms of up to 4 in another order on each backend: each order is within
+  // N * 4 * 2^-24 of the exact sum.
+  require_agree(run(cpu), run(cuda), 1e-6 + 2 * N * 4 * std::ldexp(1.0, -24), 1e-5, "row walk");
 }
 }  // namespace
 
