@@ -375,8 +375,9 @@ template <class A, bool WeakA, class B, bool WeakB, bool DivOrMod>
 struct promote_impl {
   using type = typename tensor_promote<A, B, DivOrMod>::type;
 };
-// A weak scalar's kind for step 0: Triton's Python numbers are bool, int or float, and an int
-// does not take part with a signed or an unsigned block alike (uint8 + 1 stays uint8).
+// A weak scalar's kind, compared with the block's before any promotion: Triton's Python numbers
+// are bool, int or float, and an int does not take part with a signed or an unsigned block alike
+// (uint8 + 1 stays uint8).
 template <class T>
 constexpr int weak_kind_rank() {
   constexpr kind k = kind_of<T>();

@@ -65,9 +65,9 @@ struct launch_options {
   tl::unwritten unwritten = tl::unwritten::warn;  // outputs left partly unwritten (needs detect_races)
   // Both backends (the GPU with TL_DEVICE_CHECKS=1): a program whose atomics keep returning the
   // same values while no program writes to memory for this long (on the GPU: while it spins
-  // for this long) is stopped and reported as a wait that cannot end. 0: TL_HANG_TIMEOUT_MS
-  // (0 there: never), or 3000 ms; negative: never. On one host thread (sequential) a spin no other program can end
-  // is stopped sooner, after 2^20 such atomics.
+  // for this long) is stopped and reported as a wait that cannot end. 0: the environment's
+  // TL_HANG_TIMEOUT_MS (where it is 0: never), else the default bound (docs/11); negative: never.
+  // On one host thread (sequential), a spin no other program can end is stopped sooner.
   int hang_timeout_ms = 0;
   // CUDA
   int num_warps = 0;        // 0: TL_NUM_WARPS of the launching translation unit; else it must equal it
