@@ -103,13 +103,15 @@ TL_KERNEL void matmul_kernel_descriptor_persistent(tl::ptr<const T> a_ptr, tl::p
     auto offs_am = pid_m * BLOCK_SIZE_M;
     auto offs_bn = pid_n * BLOCK_SIZE_N;
 
+    // The K loop as a fold: the backend copies the tiles of the next iterations while the
+    // tensor cores multiply this one's (Triton pipelines its `for ki in range(k_tiles)`).
     auto accumulator = tl::zeros<BLOCK_SIZE_M, BLOCK_SIZE_N>(tl::float32);
-    for (int ki : tl::range(0, k_tiles)) {
+    accumulator = tl::range(0, k_tiles).fold(accumulator, [&](int ki, auto acc) {
       auto offs_k = ki * BLOCK_SIZE_K;
       auto a = a_desc.load({offs_am, offs_k});
       auto b = b_desc.load({offs_bn, offs_k});
-      accumulator = tl::dot(a, tl::trans(b), accumulator);
-    }
+      return tl::dot(a, tl::trans(b), acc);
+    });
 
     tile_id_c += NUM_SMS;
     auto [pid_cm, pid_cn] = compute_pid<GROUP_SIZE_M>(tile_id_c, num_pid_in_group, num_pid_m);

@@ -284,3 +284,69 @@ TEST_CASE("dot_scaled: fp4, fp8 and bf16 operands with e8m0 scales against a pla
       REQUIRE(std::fabs(got4[std::size_t(m * N + n)] - want) <= 1e-6 * size + 1e-30);
     }
 }
+
+// ---- range::fold: the loop the backend schedules (ops/program.hpp) ----
+namespace {
+// C = A @ B^T through descriptors, the K loop as a fold (step `step` tiles from `first`).
+template <int BM, int BN, int BK>
+TL_KERNEL void fold_nt_k(tl::ptr<const fp16> a, tl::ptr<const fp16> b, tl::ptr<float> c, int M, int N, int K,
+                         int first, int step) {
+  auto ad = make_tensor_descriptor(a, {M, K}, {K, 1}, block_shape<BM, BK>);
+  auto bd = make_tensor_descriptor(b, {N, K}, {K, 1}, block_shape<BN, BK>);
+  auto cd = make_tensor_descriptor(c, {M, N}, {N, 1}, block_shape<BM, BN>);
+  const int m = program_id(0) * BM, n = program_id(1) * BN;
+  const int stop = step > 0 ? cdiv(K, BK) : -1;
+  auto acc = range(first, stop, step, {.num_stages = 3}).fold(zeros<BM, BN>(float32), [&](int k, auto acc) {
+    return dot(ad.load({m, k * BK}), trans(bd.load({n, k * BK})), acc);
+  });
+  cd.store({m, n}, acc);
+}
+}  // namespace
+
+TEST_CASE("range::fold runs the plain loop: a descriptor matmul against Eigen at random sizes, any step", "[dot][loop]") {
+  std::mt19937 g(31);
+  for (int trial = 0; trial < 6; ++trial) {
+    const int M = std::uniform_int_distribution<int>(1, 70)(g), N = std::uniform_int_distribution<int>(1, 70)(g);
+    const int K = std::uniform_int_distribution<int>(1, 90)(g);
+    std::vector<fp16> a(std::size_t(M) * K), b(std::size_t(N) * K);
+    std::uniform_real_distribution<float> d(-1, 1);
+    for (auto& x : a) x = fp16(d(g));
+    for (auto& x : b) x = fp16(d(g));
+    const int tiles = (K + 15) / 16;
+    // Forward one tile a step, or backwards every second tile from the last.
+    const bool back = trial % 2 == 1;
+    const int first = back ? tiles - 1 : 0, step = back ? -2 : 1;
+    std::vector<float> c(std::size_t(M) * N, std::nanf(""));
+    launch<fold_nt_k<16, 16, 16>>(grid(cdiv(M, 16), cdiv(N, 16)), ptr(a), ptr(b), ptr(c), M, N, K, first, step);
+    double worst = 0;
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        double want = 0;
+        for (int t = first; back ? t >= 0 : t < tiles; t += step)
+          for (int k = t * 16; k < std::min(K, t * 16 + 16); ++k)
+            want += double(float(a[std::size_t(i) * K + k])) * double(float(b[std::size_t(j) * K + k]));
+        worst = std::max(worst, std::abs(want - double(c[std::size_t(i) * N + j])));
+      }
+    INFO("M " << M << " N " << N << " K " << K << (back ? ", step -2 from the last tile" : ""));
+    REQUIRE(worst <= 1e-4);
+  }
+}
+
+TEST_CASE("range::fold calls its body once per iteration, in order, and returns init when it runs none", "[dot][loop]") {
+  std::vector<int> seen;
+  auto acc = range(10, 0, -3).fold(full<4>(1.0f, float32), [&](int k, auto acc) {
+    seen.push_back(k);
+    return acc * 2.0f + float(k);
+  });
+  REQUIRE(seen == std::vector<int>{10, 7, 4, 1});
+  float want = 1;
+  for (int k : {10, 7, 4, 1}) want = want * 2 + float(k);
+  for (int i = 0; i < 4; ++i) REQUIRE(acc[i] == want);
+  seen.clear();
+  auto none = range(5, 5).fold(full<4>(3.0f, float32), [&](int k, auto acc) {
+    seen.push_back(k);
+    return acc + 1.0f;
+  });
+  REQUIRE(seen.empty());
+  for (int i = 0; i < 4; ++i) REQUIRE(none[i] == 3.0f);
+}

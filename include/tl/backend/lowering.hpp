@@ -13,6 +13,7 @@
 //   dot.hpp          dot
 //   debug.hpp        device_print, print_if, breakpoint_if, device_assert
 //   program.hpp      program_id, num_programs
+//   loop.hpp         range::fold, the loop the backend schedules
 // This header is the only place where the compilation pass chooses.
 #pragma once
 
@@ -20,6 +21,7 @@
 #include "cpu/debug.hpp"
 #include "cpu/dot.hpp"
 #include "cpu/evaluation.hpp"
+#include "cpu/loop.hpp"
 #include "cpu/memory.hpp"
 #include "cpu/program.hpp"
 #include "cpu/reduce.hpp"
@@ -30,6 +32,7 @@
 #include "cuda/debug.hpp"
 #include "cuda/dot.hpp"
 #include "cuda/evaluation.hpp"
+#include "cuda/loop.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/program.hpp"
 #include "cuda/reduce.hpp"

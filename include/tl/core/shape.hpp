@@ -150,5 +150,22 @@ inline constexpr std::int64_t inner_size = [] {
   return p;
 }();
 
+// The shapes of a matrix product a @ b (2-D, or batched 3-D): tl::dot's checks and plans.
+template <class SA, class SB>
+struct dot_shapes {
+  static constexpr int r = SA::rank;
+  static constexpr bool ranks_ok = SA::rank == SB::rank && (SA::rank == 2 || SA::rank == 3);
+  static constexpr int M = ranks_ok ? SA::dim(r - 2) : 16;
+  static constexpr int K = ranks_ok ? SA::dim(r - 1) : 16;
+  static constexpr int KB = ranks_ok ? SB::dim(r - 2) : 16;
+  static constexpr int N = ranks_ok ? SB::dim(r - 1) : 16;
+  static constexpr int BA = ranks_ok && r == 3 ? SA::dim(0) : 1;
+  static constexpr int BB = ranks_ok && r == 3 ? SB::dim(0) : 1;
+  static constexpr bool inner_ok = K == KB;
+  static constexpr bool batch_ok = BA == BB;
+  static constexpr bool sizes_ok = M >= 16 && N >= 16 && K >= 16;
+  using out = std::conditional_t<r == 3, shape<BA, M, N>, shape<M, N>>;
+};
+
 }  // namespace detail
 }  // namespace tl

@@ -56,7 +56,7 @@ __global__ void TL_ENTRY_BOUNDS(Warps) entry(device_report* report, dynamic_layo
   if (Checks || layout.arena != 0) __syncthreads();
   Kernel(params...);
   cp_async_wait_all();
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   if (layout.arena != 0 && threadIdx.x == 0) tma_finish();
 #endif
 }
@@ -201,7 +201,6 @@ struct dynamic_plan {
 };
 // ring_wanted: buffers asked for (0: none); programs_per_sm: the most programs a multiprocessor
 // may hold (0: as resources allow); reserve: keep the rest of the multiprocessor's memory too.
-// In the launch's symbol namespace: the header's size depends on TL_DESCRIPTOR_TMA.
 inline namespace TL_LAUNCH_ABI {
 inline dynamic_plan plan_dynamic_shared_memory(const void* kernel, const cudaFuncAttributes& fa, int programs_per_sm,
                                                bool reserve, int ring_wanted, const launch_context& context) {
@@ -286,11 +285,9 @@ struct gpu_launch {
   void (*place)(void* params, const host_regions& regions) = nullptr;
   cudaError_t (*start)(const void* params, dim3 blocks, int threads, int dynamic_shared, cudaStream_t stream,
                        device_report* report, dynamic_layout layout) = nullptr;
-  // The launching unit's settings (config.hpp) and its plan of dynamic shared memory (whose
-  // header's size depends on TL_DESCRIPTOR_TMA).
+  // The launching unit's settings (config.hpp) and its plan of dynamic shared memory.
   int warps = 0;
   bool checks = false;
-  bool tma = false;
   dynamic_plan (*plan)(const void* kernel, const cudaFuncAttributes& fa, int programs_per_sm, bool reserve,
                        int ring_wanted, const launch_context& context) = nullptr;
 };
@@ -339,7 +336,6 @@ launch_report run(const grid& g, const launch_options& options, const Params& bo
   };
   l.warps = TL_NUM_WARPS;
   l.checks = checks;
-  l.tma = TL_DESCRIPTOR_TMA != 0;
   l.plan = &plan_dynamic_shared_memory;
   return launch_on_gpu(g, options, kernel_name<Kernel>(), l);
 }
@@ -690,8 +686,9 @@ TL_CUDA_RUNTIME_FN launch_report launch_on_gpu(const grid& g, const launch_optio
   // grid, buffers) and device.
   int device = 0;
   check_call(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__, context);
-  // The cp.async ring uses two buffers; the copy engine's (TL_DESCRIPTOR_TMA) up to num_stages.
-  const int ring = l.tma ? std::max(2, options.num_stages) : 2;
+  // num_stages buffers (at least 2): a pipelined loop (backend/cuda/loop.hpp) uses as many, the
+  // cp.async ring of a dot called from a plain loop two of them.
+  const int ring = std::max(2, options.num_stages);
   const int wanted = options.programs_per_sm > 0 || options.num_stages >= 2 ? ring : 0;
   cudaFuncAttributes attributes{};
   dynamic_plan dyn;

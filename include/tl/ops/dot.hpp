@@ -17,6 +17,7 @@
 #pragma once
 
 #include "../backend/lowering.hpp"
+#include "../expr/ahead.hpp"
 #include "../expr/block.hpp"
 #include "../expr/loaded.hpp"
 
@@ -53,21 +54,6 @@ template <class T>
 inline constexpr bool dot_type_ok_v = is_small_float_v<T> || std::is_same_v<T, float> || std::is_same_v<T, double> ||
                                       std::is_same_v<T, std::int8_t>;
 
-template <class SA, class SB>
-struct dot_shapes {
-  static constexpr int r = SA::rank;
-  static constexpr bool ranks_ok = SA::rank == SB::rank && (SA::rank == 2 || SA::rank == 3);
-  static constexpr int M = ranks_ok ? SA::dim(r - 2) : 16;
-  static constexpr int K = ranks_ok ? SA::dim(r - 1) : 16;
-  static constexpr int KB = ranks_ok ? SB::dim(r - 2) : 16;
-  static constexpr int N = ranks_ok ? SB::dim(r - 1) : 16;
-  static constexpr int BA = ranks_ok && r == 3 ? SA::dim(0) : 1;
-  static constexpr int BB = ranks_ok && r == 3 ? SB::dim(0) : 1;
-  static constexpr bool inner_ok = K == KB;
-  static constexpr bool batch_ok = BA == BB;
-  static constexpr bool sizes_ok = M >= 16 && N >= 16 && K >= 16;
-  using out = std::conditional_t<r == 3, shape<BA, M, N>, shape<M, N>>;
-};
 
 template <input_precision Prec, class A, class B, class Acc>
 TL_HD auto dot_lowered(const A& a, const B& b, const Acc* acc);
@@ -180,6 +166,13 @@ TL_INLINE auto dot(const A& a, const B& b, const Acc& acc, precision_t<P> = {}) 
     const auto acc_block = eval(acc);
     return detail::dot_impl<P, A, B, decltype(acc_block)>(a, b, &acc_block);
   }
+}
+
+// A pipelined loop's body run ahead (expr/ahead.hpp): the operands, kept for the loop.
+template <class A, class B, class Acc, input_precision P = input_precision::tf32>
+  requires(detail::is_expr_v<A> && detail::is_expr_v<B>)
+TL_INLINE auto dot(const A& a, const B& b, const detail::ahead_acc<Acc>&, precision_t<P> = {}) {
+  return detail::dot_ahead<precision_t<P>, A, B, Acc>(a, b);
 }
 
 // out_dtype (Triton: tl.dot(a, b, out_dtype=tl.float16)): after the operands, the precision or

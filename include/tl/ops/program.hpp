@@ -24,6 +24,21 @@ TL_INLINE int num_programs(int axis, source_location where = source_location::cu
 //   for (int j : tl::range(0, T, B1))      Triton: for j in range(0, T, B1)
 // A step of 0 is an error of the kernel (Python's range refuses it too): reported with the
 // program and the line (CPU; GPU with TL_DEVICE_CHECKS=1); the loop then runs no iteration.
+//
+// fold(init, body): the loop the backend schedules (Triton's tl.range(..., num_stages=)):
+//   acc = tl::range(0, k_tiles, 1, {.num_stages = 3}).fold(acc, [&](int k, auto acc) {
+//     auto a = a_desc.load({offs_m, k * BLOCK_K});
+//     auto b = b_desc.load({offs_n, k * BLOCK_K});
+//     return tl::dot(a, tl::trans(b), acc);
+//   });
+// is `for (int k : range) acc = body(k, acc);` and returns acc. Where the body's result is a
+// tl::dot on the accumulator, the CUDA backend copies the operands of the next num_stages - 1
+// iterations while the tensor cores multiply this one's (backend/cuda/loop.hpp). The body runs
+// once per iteration, in order, as in a plain loop, but up to num_stages - 1 iterations before
+// its dot: what it loads must not be stored by the loop. docs/02 lists the rules.
+struct range_options {
+  int num_stages = 0;  // operand buffers of a pipelined loop; 0: the launch's num_stages
+};
 struct range {
   struct iterator {
     int value, step;
@@ -37,6 +52,7 @@ struct range {
     }
   };
   int start, stop, step;
+  range_options options;
   TL_HD constexpr range(int stop_, source_location where = source_location::current())  // NOLINT
       : start(0), stop(stop_), step(1) {
     (void)where;
@@ -45,8 +61,20 @@ struct range {
       : start(start_), stop(stop_), step(step_) {
     if (step_ == 0) detail::lowering::range_step_is_zero(where);
   }
+  TL_HD constexpr range(int start_, int stop_, int step_, range_options options_,
+                        source_location where = source_location::current())
+      : start(start_), stop(stop_), step(step_), options(options_) {
+    if (step_ == 0) detail::lowering::range_step_is_zero(where);
+  }
   TL_INLINE iterator begin() const { return {start, step}; }
   TL_INLINE iterator end() const { return {stop, step}; }
+
+  template <class Init, class Body>
+    requires detail::is_expr_v<Init>
+  TL_INLINE auto fold(const Init& init, Body&& body) const {
+    using Acc = detail::block_t<detail::value_of_t<Init>, detail::shape_of_t<Init>>;
+    return detail::lowering::fold(start, stop, step, options.num_stages, Acc(init), body);
+  }
 };
 
 // condition(c): a while loop's condition, `while (tl::condition(c))` (Triton's

@@ -5,6 +5,7 @@
 
 #include "../../../examples/tutorials/t02_fused_softmax.hpp"
 #include "../../../examples/tutorials/t03_matmul.hpp"
+#include "../../../examples/tutorials/t09_persistent_matmul.hpp"
 #include "layer_norm.hpp"
 #include "rms_norm.hpp"
 #include "entry.hpp"
@@ -82,5 +83,19 @@ extern "C" int tl_tutorials_matmul_wide(int dtype, const void* a, const void* b,
     else if (dtype == 2 && act == 0) run.template operator()<tl::fp8e4nv, activation::none, tl::fp16>();
     else if (dtype == 3 && act == 0) run.template operator()<tl::fp8e5, activation::none, tl::fp16>();
     else throw std::invalid_argument("matmul: dtype " + std::to_string(dtype) + " with activation " + std::to_string(act));
+  });
+}
+
+// Tutorial 09's descriptor form with Triton's wide Hopper tile: 128 x 256 x 64, 8 warps (the suite
+// times both tiles and keeps the faster, as for tutorial 03).
+extern "C" int tl_tutorials_matmul_descriptor_persistent_wide(const void* a, const void* b, void* c, int M, int N, int K,
+                                                              int num_sms, void* stream) {
+  return guarded([&] {
+    using T = tl::fp16;
+    constexpr int BM = 128, BN = 256, BK = 64, GM = 8;
+    const int programs = std::min(num_sms, tl::cdiv(M, BM) * tl::cdiv(N, BN));
+    tl::launch<matmul_kernel_descriptor_persistent<BM, BN, BK, GM, T>>(
+        tl::grid(programs), on(stream), buffer<const T>(a, std::int64_t(M) * K, "a"),
+        buffer<const T>(b, std::int64_t(N) * K, "b"), buffer<T>(c, std::int64_t(M) * N, "c"), M, N, K, programs);
   });
 }

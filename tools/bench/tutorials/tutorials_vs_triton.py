@@ -674,11 +674,11 @@ class TlKernels:
         self._call("tl_tutorials_matmul_persistent", self._p(a), self._p(b), self._p(c), *[ctypes.c_int(v) for v in ints])
 
 
-    def matmul_descriptor_persistent(self, a, b_nk, c, num_sms):
+    def matmul_descriptor_persistent(self, a, b_nk, c, num_sms, wide=False):
         M, K = a.shape
         N = b_nk.shape[0]
-        self._call("tl_tutorials_matmul_descriptor_persistent", self._p(a), self._p(b_nk), self._p(c),
-                   *[ctypes.c_int(v) for v in (M, N, K, num_sms)])
+        self._call("tl_tutorials_matmul_descriptor_persistent_wide" if wide else "tl_tutorials_matmul_descriptor_persistent",
+                   self._p(a), self._p(b_nk), self._p(c), *[ctypes.c_int(v) for v in (M, N, K, num_sms)])
 
     def attention_bwd(self, q, arg_k, v, sm_scale, o, do, dq, dk, dv, m, delta):
         Z, H, n_ctx, d = q.shape
@@ -906,13 +906,18 @@ def case_descriptor(tlk, M, N, K, sms):
     c_tr = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
     grid = lambda META: (min(sms, triton.cdiv(M, META["BLOCK_SIZE_M"]) * triton.cdiv(N, META["BLOCK_SIZE_N"])), )
     run_tr = lambda: matmul_kernel_descriptor_persistent[grid](a, b, c_tr, M, N, K, NUM_SMS=sms)
-    tlk.matmul_descriptor_persistent(a, b, c_tl, sms)
     run_tr()
     want = torch.matmul(a, b.T)
     tol = 2e-2 * math.sqrt(K / 512)
-    check("tl descriptor matmul", c_tl, want, tol, 1e-2)
     check("Triton descriptor matmul", c_tr, want, tol, 1e-2)
-    return dict(tl=bench(lambda: tlk.matmul_descriptor_persistent(a, b, c_tl, sms)), triton=bench(run_tr),
+    # Both tiles (128 x 128, 4 warps; 128 x 256, 8 warps), as Triton's autotuner tries its configurations.
+    times = {}
+    for wide in (False, True):
+        c_tl.fill_(float("nan"))
+        tlk.matmul_descriptor_persistent(a, b, c_tl, sms, wide)
+        check(f"tl descriptor matmul ({'128x256' if wide else '128x128'})", c_tl, want, tol, 1e-2)
+        times[wide] = bench(lambda w=wide: tlk.matmul_descriptor_persistent(a, b, c_tl, sms, w))
+    return dict(tl=min(times.values()), triton=bench(run_tr),
                 torch=bench(lambda: torch.matmul(a, b.T)), amount=2 * M * N * K / 1e12, unit="TFLOP/s")
 
 

@@ -536,10 +536,12 @@ struct wgmma_dot {
   // and waits.
   using ESource = std::remove_cvref_t<EA>;
   using BSourceX = std::remove_cvref_t<BSource>;
+  // The tiles the copy engine can write as multiply reads them (also a pipelined loop's, loop.hpp).
+  static constexpr bool tma_tiles = !a_regs && b_rows && K == KC && WA == W && !permuted &&
+                                    descriptor_rank_v<ESource> == 2 && descriptor_rank_v<BSourceX> == 2;
   static constexpr bool tma_capable =
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
-      !a_regs && b_rows && K == KC && WA == W && !permuted && descriptor_rank_v<ESource> == 2 &&
-      descriptor_rank_v<BSourceX> == 2;
+      tma_tiles;
 #else
       false;
 #endif
@@ -549,7 +551,7 @@ struct wgmma_dot {
   // registers, and ptxas then serialized every wgmma of the kernel (C7515).
   static constexpr bool may_keep_running = !tma_capable;
 
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   // Tensors of more rows than a map's 32-bit coordinates reach are read through windows of rows:
   // the map of the window that holds the block's first row, starting at a multiple of 2^30 rows
   // and at most 2^31 - 1 rows long, so a block and the next calls' blocks stay inside it.

@@ -151,16 +151,14 @@ struct dot_ring {
   unsigned ring_count;   // ring buffers: 2 to max_ring_buffers (the cp.async ring uses the first two)
   unsigned running;      // 1 + the unit a ring call's wgmma group still running reads; 0: none
   ring_tag tags[ring_units];
-#if TL_DESCRIPTOR_TMA
-  tma_state tma;
-#endif
+  tma_state tma;  // the tensor maps, and the copy engine's ring (TL_DESCRIPTOR_TMA)
 };
 // The sizes the launch gives the entry (launch.hpp): arena 0 for a kernel without a tensor-core dot.
 struct dynamic_layout {
   unsigned arena = 0, ring_buffer = 0, ring_count = 0;
 };
-// The header's size, and what follows from it, depend on TL_DESCRIPTOR_TMA: in the launch's
-// symbol namespace (config.hpp), so that translation units of either setting keep their own.
+// The header's size, and the dynamic shared memory that follows from it (in the launch's symbol
+// namespace, config.hpp, with the launch functions that read them).
 inline namespace TL_LAUNCH_ABI {
 inline constexpr unsigned ring_header_bytes = (sizeof(dot_ring) + 15) / 16 * 16;
 // Dynamic shared memory for an arena and the ring's buffers (launch.hpp).
@@ -208,7 +206,7 @@ __device__ __forceinline__ void ring_reset(dynamic_layout l) {
   r.ring_count = l.ring_count;
   r.running = 0;
   for (auto& tag : r.tags) tag = ring_tag{};
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   tma_state& t = r.tma;
   for (auto& b : t.full) mbarrier_init(&b, 1);
   fence_mbarrier_init();

@@ -34,7 +34,7 @@ namespace tl::detail::cuda {
 #define TL_COUNT_TMA_CALLS 0
 #endif
 
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TL_DESCRIPTOR_TMA
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 inline constexpr int map_pool_sms = 192;  // multiprocessors with slots (an H100 has 132)
 inline constexpr int map_pool_slots_per_sm = 32;  // the most programs a multiprocessor holds
@@ -137,6 +137,6 @@ __device__ __forceinline__ void tma_finish() {
   if (s.owner) atomicExch(s.owner, 0u);
 }
 
-#endif  // __CUDA_ARCH_FEAT_SM90_ALL && TL_DESCRIPTOR_TMA
+#endif  // __CUDA_ARCH_FEAT_SM90_ALL
 
 }  // namespace tl::detail::cuda

@@ -51,6 +51,14 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* bar, un
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes)
                : "memory");
 }
+// This thread's arrival (a consumer releasing a buffer).
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
+}
+// Before the memory of an mbarrier no thread waits on any longer is initialised again.
+__device__ __forceinline__ void mbarrier_inval(std::uint64_t* bar) {
+  asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(shared_address(bar)) : "memory");
+}
 // Waits until the phase of parity `parity` has completed.
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, unsigned parity) {
   unsigned done;
