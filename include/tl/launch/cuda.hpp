@@ -686,9 +686,9 @@ TL_CUDA_RUNTIME_FN launch_report launch_on_gpu(const grid& g, const launch_optio
   // grid, buffers) and device.
   int device = 0;
   check_call(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__, context);
-  // num_stages buffers (at least 2): a pipelined loop (backend/cuda/loop.hpp) uses as many, the
-  // cp.async ring of a dot called from a plain loop two of them.
-  const int ring = std::max(2, options.num_stages);
+  // num_stages - 1 buffers beside the dots' arena (at least 2): a pipelined loop's stages
+  // (backend/cuda/loop.hpp), or the cp.async ring of a dot called from a plain loop.
+  const int ring = std::max(2, options.num_stages - 1);
   const int wanted = options.programs_per_sm > 0 || options.num_stages >= 2 ? ring : 0;
   cudaFuncAttributes attributes{};
   dynamic_plan dyn;
@@ -714,6 +714,7 @@ TL_CUDA_RUNTIME_FN launch_report launch_on_gpu(const grid& g, const launch_optio
     }
     dyn = found->second;
   }
+  dyn.layout.stages = unsigned(std::max(1, options.num_stages));
   r.registers = attributes.numRegs;
   r.local_bytes = std::int64_t(attributes.localSizeBytes);
   const int dynamic = dyn.bytes;

@@ -80,12 +80,12 @@ struct launch_options {
                             // many as fit). For programs that stream more data than the L2
                             // holds: fewer in flight keep what they read again in the cache.
                             // Reserves unused shared memory per program to get there.
-  int num_stages = 3;       // Triton's num_stages, 1 to 8: from 2 on, a dot in a loop whose
-                            // tiles cp.async copies (wgmma, sm_90a) also copies the next
-                            // step's while it multiplies, in two buffers of dynamic shared
-                            // memory, where they cost no occupancy (1: no copies ahead); with
-                            // TL_DESCRIPTOR_TMA=1, descriptor tiles up to num_stages - 1 steps
-                            // ahead in up to num_stages (at most 4) buffers.
+  int num_stages = 3;       // Triton's num_stages, 1 to 8: the stages of a pipelined loop
+                            // (range::fold) without its own, as many as fit (at most 5: the
+                            // dots' arena and num_stages - 1 buffers of dynamic shared memory,
+                            // where they cost no occupancy); from 2 on, a dot in a plain loop
+                            // whose tiles cp.async copies (wgmma, sm_90a) also copies the next
+                            // step's while it multiplies (1: no copies ahead).
                             // Tiles copied ahead do not see the loop's own stores to them.
 };
 

@@ -47,17 +47,25 @@ __device__ __forceinline__ void plain_fold(int k, int stop, int step, Acc& acc, 
 
 inline constexpr int fold_max_stages = 1 + max_ring_buffers;  // the arena and the ring's buffers
 
-// The pipeline's mbarriers, in static shared memory: 256 bytes, as tl's other static arrays
+// The tensor a pipeline's map reads, as an iteration's descriptor block names it: the same
+// tensor and window of rows as the first iteration's is what the map reads.
+struct fold_tensor {
+  const void* base;
+  std::int64_t shape[2], strides[2];
+  std::int64_t window;  // the first row of the map's window
+};
+
+// The pipeline's state in static shared memory: 256 bytes, as tl's other static arrays
 // (pipeline.hpp: the launch reads the markers from the static size modulo 256).
 struct fold_barriers {
-  std::uint64_t full[8];   // stage s's copies have landed (one arrival and the bytes)
-  std::uint64_t empty[8];  // every warp is done with stage s (one arrival a warp)
-  const void* map_a;       // the loop's tensor maps (thread 0 issues every copy)
+  std::uint64_t full[6];   // stage s's copies have landed (one arrival and the bytes)
+  std::uint64_t empty[6];  // every warp is done with stage s (one arrival a warp)
+  const void* map_a;       // the loop's tensor maps (thread 0 issues every copy); null: none
   const void* map_b;
-  int go;                  // thread 0 to all: the pipeline runs
-  int pad[27];
+  fold_tensor a, b;        // what they read
+  int pad[12];
 };
-static_assert(sizeof(fold_barriers) == 256 && fold_max_stages <= 8);
+static_assert(sizeof(fold_barriers) == 256 && fold_max_stages <= 6);
 
 template <class R, class Acc, bool Planned = false>
 struct tma_fold {
@@ -96,32 +104,47 @@ struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
   static constexpr unsigned tx_bytes = unsigned((M + N) * KC * size);  // what a stage's copies bring
   static constexpr int boxes = KC * size / W, box_cols = W / size;    // a box: W bytes of each row
 
-  struct keys {
-    tma_key a, b;
-  };
   __device__ __forceinline__ static const descriptor_source<2>& source_a(const R& x) { return x.a.source; }
   __device__ __forceinline__ static const descriptor_source<2>& source_b(const R& x) { return x.b.e.source; }
   __device__ __forceinline__ static bool copyable(const R& x) {
     return x.a.fresh && x.b.e.fresh && Dot::tma_fits(source_a(x)) && Dot::tma_fits(source_b(x));
   }
-  __device__ __forceinline__ static keys keys_of(const R& x) {
-    return {Dot::template key_of<M>(source_a(x)), Dot::template key_of<N>(source_b(x))};
+  __device__ __forceinline__ static fold_tensor tensor_of(const descriptor_source<2>& s) {
+    return {s.base, {s.shape[0], s.shape[1]}, {s.strides[0], s.strides[1]}, Dot::window_start(s)};
   }
-  // Can iteration x's operands take the pipeline whose maps are for k? (The same in every thread.)
-  __device__ __forceinline__ static bool takes(const R& x, const keys& k) {
-    if (!copyable(x)) return false;
-    const keys now = keys_of(x);
-    return Dot::same_key(now.a, k.a) && Dot::same_key(now.b, k.b);
+  // Is block s of the tensor the map of f reads, inside the map's coordinates? (The first
+  // iteration's tensor passed tma_fits; what it checks besides is the offsets' range.)
+  __device__ __forceinline__ static bool same_tensor(const descriptor_source<2>& s, const fold_tensor& f) {
+    constexpr std::int64_t most = 0x7fffffff;
+    return s.base == f.base && s.shape[0] == f.shape[0] && s.shape[1] == f.shape[1] && s.strides[0] == f.strides[0] &&
+           s.strides[1] == f.strides[1] && Dot::window_start(s) == f.window && s.offsets[0] >= -most &&
+           s.offsets[1] >= -most && s.offsets[1] <= most;
+  }
+  // Can iteration x's operands take the pipeline's maps? (Warp 0, reading the first iteration's
+  // tensors from shared memory.)
+  __device__ __forceinline__ static bool takes(const R& x, const fold_barriers& bars) {
+    return same_tensor(source_a(x), bars.a) && same_tensor(source_b(x), bars.b);
   }
 
   __device__ __forceinline__ static char* stage(int s, unsigned ring_buffer) {
     return s == 0 ? dot_arena() : ring_buffers() + unsigned(s - 1) * ring_buffer;
   }
 
+  // An iteration's stage and the parity of the stage's use, kept as the loop goes (no division).
+  struct ring_position {
+    int stage = 0;
+    unsigned phase = 0;
+    __device__ __forceinline__ void advance(int S) {
+      if (++stage == S) {
+        stage = 0;
+        phase ^= 1u;
+      }
+    }
+  };
+
   // The loop's state, the same in every thread: S stages, the copies run L iterations ahead.
   struct pipe {
     fold_barriers& bars;
-    keys k;
     const void* map_a;
     const void* map_b;
     unsigned ring_buffer;
@@ -153,11 +176,12 @@ struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
   //     the loop has no maps at all (go is uniform), else by warp 0 (another tensor than the
   //     first iteration's, in an iteration of its own)
   //   else (an operand updated after its load): every thread writes its registers
-  __device__ __forceinline__ static void produce(const R& x, int j, const pipe& p) {
-    const int s = j % p.S;
+  // (at is iteration j's stage and the parity of that stage's use: j % S and (j / S) % 2.)
+  __device__ __forceinline__ static void produce(const R& x, int j, ring_position at, const pipe& p) {
+    const int s = at.stage;
     fold_barriers& bars = p.bars;
     const bool wait = j >= p.S;
-    const unsigned parity = unsigned(j / p.S - 1) & 1u;
+    const unsigned parity = at.phase ^ 1u;  // the release of iteration j - S
     char* const buf = stage(s, p.ring_buffer);
     const int t = thread_id();
     if (!(x.a.fresh && x.b.e.fresh) || !p.map_a) {  // every thread (the same in all)
@@ -180,7 +204,7 @@ struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
     }
     if (t >= 32) return;
     if (wait) mbarrier_wait(&bars.empty[s], parity);
-    if (takes(x, p.k)) {
+    if (takes(x, bars)) {
       if (t == 0) {
         const descriptor_source<2>& sa = source_a(x);
         const descriptor_source<2>& sb = source_b(x);
@@ -205,9 +229,9 @@ struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
   }
   // Every warp: iteration i's multiply, then the release of the stage whose group is done (with
   // one stage, this one's; else the previous iteration's, whose group ran on under this one).
-  __device__ __forceinline__ static void consume(Dot& dot, int i, const pipe& p) {
-    const int s = i % p.S;
-    mbarrier_wait(&p.bars.full[s], unsigned(i / p.S) & 1u);
+  __device__ __forceinline__ static void consume(Dot& dot, int i, ring_position at, const pipe& p) {
+    const int s = at.stage;
+    mbarrier_wait(&p.bars.full[s], at.phase);
     __syncwarp();  // wgmma's instructions want the warp converged
     char* const buf = stage(s, p.ring_buffer);
     dot.multiply(buf, buf + a_bytes, true);
@@ -216,7 +240,7 @@ struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
       if (threadIdx.x % 32 == 0) mbarrier_arrive(&p.bars.empty[s]);
     } else {
       wgmma_wait<1>();
-      if (i > 0 && threadIdx.x % 32 == 0) mbarrier_arrive(&p.bars.empty[(i - 1) % p.S]);
+      if (i > 0 && threadIdx.x % 32 == 0) mbarrier_arrive(&p.bars.empty[s == 0 ? p.S - 1 : s - 1]);
     }
   }
 
@@ -226,13 +250,13 @@ struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
   __device__ __forceinline__ static void start_pipe(const R& first, pipe& p) {
     dot_ring& ring = ring_header();
     fold_barriers& bars = p.bars;
-    p.k = keys_of(first);
     const bool wanted = copyable(first);
     barrier();
     if (thread_id() < 32) {
       tma_state& ts = ring.tma;
-      const void* map_a = wanted ? Dot::template tma_map<M>(ts, p.k.a, nullptr) : nullptr;
-      const void* map_b = wanted && map_a ? Dot::template tma_map<N>(ts, p.k.b, map_a) : nullptr;
+      const void* map_a = wanted ? Dot::template tma_map<M>(ts, Dot::template key_of<M>(source_a(first)), nullptr) : nullptr;
+      const void* map_b =
+          wanted && map_a ? Dot::template tma_map<N>(ts, Dot::template key_of<N>(source_b(first)), map_a) : nullptr;
       if (thread_id() == 0) {
         ring.plan = 0;
         ring.running = 0;
@@ -243,6 +267,8 @@ struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
         const bool maps = map_a && map_b;
         bars.map_a = maps ? map_a : nullptr;
         bars.map_b = maps ? map_b : nullptr;
+        bars.a = tensor_of(source_a(first));
+        bars.b = tensor_of(source_b(first));
         for (int s = 0; s < p.S; ++s) {
           mbarrier_init(&bars.full[s], 1);
           mbarrier_init(&bars.empty[s], unsigned(threads / 32));
@@ -265,21 +291,26 @@ struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
     __shared__ fold_barriers bars;
     dot_scratch<P::bytes(KC), true>();  // the arena, and the ring's buffers from the launch
     const dot_ring& ring = ring_header();
-    pipe p{bars, {}, nullptr, nullptr, ring.ring_buffer, 1, 1};
+    pipe p{bars, nullptr, nullptr, ring.ring_buffer, 1, 1};
     const int buffers = p.ring_buffer >= stage_bytes ? int(ring.ring_count) : 0;
-    p.S = want > 0 ? want : buffers > 0 ? buffers : 1;
-    p.S = p.S < 1 + buffers ? p.S : 1 + buffers;
+    p.S = want > 0 ? want : int(ring.stages);
+    p.S = p.S < 1 ? 1 : p.S < 1 + buffers ? p.S : 1 + buffers;
     p.L = p.S == 1 ? 1 : p.S - 1;
     const ahead_acc<Acc> probe{};
     wgmma_wait<0>();  // the dots before the loop are done with the accumulator and the buffers
     cp_async_wait_all();
     Dot dot(&acc);
+    ring_position taken, filled;  // the next iteration to multiply's stage, and to copy's
     for (int t = 0; t < n + p.L; ++t) {
-      if (t >= p.L) consume(dot, t - p.L, p);
+      if (t >= p.L) {
+        consume(dot, t - p.L, taken, p);
+        taken.advance(p.S);
+      }
       if (t < n) {
         const R x = body(start + t * step, probe);
         if (t == 0) start_pipe(x, p);
-        produce(x, t, p);
+        produce(x, t, filled, p);
+        filled.advance(p.S);
       }
     }
     // The last group done, every warp past its waits, the barriers retired.

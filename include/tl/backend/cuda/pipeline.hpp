@@ -149,6 +149,7 @@ struct dot_ring {
   unsigned arena;        // bytes of the dots' arena
   unsigned ring_buffer;  // bytes of each ring buffer; 0: no ring
   unsigned ring_count;   // ring buffers: 2 to max_ring_buffers (the cp.async ring uses the first two)
+  unsigned stages;       // the launch's num_stages
   unsigned running;      // 1 + the unit a ring call's wgmma group still running reads; 0: none
   ring_tag tags[ring_units];
   tma_state tma;  // the tensor maps, and the copy engine's ring (TL_DESCRIPTOR_TMA)
@@ -156,6 +157,7 @@ struct dot_ring {
 // The sizes the launch gives the entry (launch.hpp): arena 0 for a kernel without a tensor-core dot.
 struct dynamic_layout {
   unsigned arena = 0, ring_buffer = 0, ring_count = 0;
+  unsigned stages = 0;  // the launch's num_stages (a pipelined loop's default, loop.hpp)
 };
 // The header's size, and the dynamic shared memory that follows from it (in the launch's symbol
 // namespace, config.hpp, with the launch functions that read them).
@@ -204,6 +206,7 @@ __device__ __forceinline__ void ring_reset(dynamic_layout l) {
   r.arena = l.arena;
   r.ring_buffer = l.ring_buffer;
   r.ring_count = l.ring_count;
+  r.stages = l.stages;
   r.running = 0;
   for (auto& tag : r.tags) tag = ring_tag{};
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
