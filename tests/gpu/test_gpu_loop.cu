@@ -2,7 +2,8 @@
 // dots on tensor descriptors' blocks runs as a pipeline of bulk tensor copies and wgmma groups.
 // Against the CPU backend and the plain loop on the GPU, at random sizes with ragged edges, for
 // every type the pipeline takes, with 1 to 5 stages, in persistent loops, and for loops that break
-// the pipeline's rules (they run plain from where they break them, with the same results).
+// the pipeline's rules or whose operands it does not take (pointer blocks): they run plain, or
+// plain from where they break them, with the same results.
 // Inputs are multiples of 1/4, so every sum is exact and results agree bit for bit. Where the
 // device is not an sm_90 one, every case still runs (plain), and the count of pipelined
 // iterations is not required.
@@ -12,6 +13,8 @@
 #include "gpu_testing.hpp"
 
 using namespace gpu_testing;
+using tl::None;
+using tl::_;
 
 namespace {
 
@@ -46,7 +49,7 @@ void require_pipelined_since(unsigned long long before, const char* what) {
 
 // How the K loop is written: fold (pipelined), a plain for (each dot its own), fold with the loop's
 // own num_stages, and four forms that break the pipeline's rules.
-enum class form { fold, plain, fold_stages, updated_operand, two_tensors, not_the_dot, stride_k };
+enum class form { fold, plain, fold_stages, updated_operand, two_tensors, not_the_dot, stride_k, pointers };
 
 // C = A @ B^T, A M x K and B N x K (row strides lda, ldb), through descriptors.
 template <int BM, int BN, int BK, class T, form F>
@@ -88,6 +91,17 @@ TL_KERNEL void nt_k(tl::ptr<const T> a, tl::ptr<const T> a2, tl::ptr<const T> b,
     // The body's result is not the dot itself: a plain loop.
     acc = tl::range(0, k_tiles).fold(acc, [&](int k, auto acc) {
       return tl::dot(ad.load({m, k * BK}), tl::trans(bd.load({n, k * BK})), acc) + 0.0f;
+    });
+  } else if constexpr (F == form::pointers) {
+    // Pointer blocks (tutorial 03's form): not the pipeline's operands, a plain loop.
+    auto rows = m + tl::arange<0, BM>();
+    auto cols = n + tl::arange<0, BN>();
+    auto ks = tl::arange<0, BK>();
+    acc = tl::range(0, k_tiles).fold(acc, [&](int k, auto acc) {
+      auto kk = k * BK + ks;
+      auto x = tl::load(a + (rows(_, None) * lda + kk(None, _)), (rows(_, None) < M) & (kk(None, _) < K), T(0));
+      auto y = tl::load(b + (cols(_, None) * ldb + kk(None, _)), (cols(_, None) < N) & (kk(None, _) < K), T(0));
+      return tl::dot(x, tl::trans(y), acc);
     });
   } else if constexpr (F == form::stride_k) {
     // Every second K tile, backwards: any step, any direction.
@@ -217,6 +231,7 @@ TEST_CASE("loops that break the pipeline's rules run plain from there and agree 
     both.template operator()<form::two_tensors>("another tensor every second iteration");
     both.template operator()<form::not_the_dot>("a body whose result is not the dot");
     both.template operator()<form::stride_k>("a step of -2");
+    both.template operator()<form::pointers>("pointer blocks");
   }
   // A row stride the copy engine cannot take (not a multiple of 16 bytes): plain from the start.
   for (int trial = 1; trial < 3; ++trial) {

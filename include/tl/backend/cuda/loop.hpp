@@ -85,9 +85,13 @@ struct tma_fold_plan {
                                     !std::is_void_v<Kind>;
 };
 
+struct no_tma_fold {
+  static constexpr bool ok = false;
+};
 template <class Prec, class EA, class EB, class Acc>
 struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, false>
-    : tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, tma_fold_plan<Prec, EA, EB, Acc>::candidate> {};
+    : std::conditional_t<tma_fold_plan<Prec, EA, EB, Acc>::candidate, tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true>,
+                         no_tma_fold> {};
 
 template <class Prec, class EA, class EB, class Acc>
 struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
