@@ -7,25 +7,21 @@
 // (sm_90a; both tensor descriptors' blocks of rank 2, B = trans(x) with x's rows along K:
 // wgmma_dot::tma_tiles) is pipelined; any other body runs as the plain loop, each dot its own.
 //
-// The pipeline (docs/04-cuda-backend.md draws it), S stages of A and B tiles in the dots' arena
-// and the launch's ring buffers (pipeline.hpp), a full and an empty mbarrier per stage:
-//
-//   prologue   every thread runs the body ahead for iterations 0 .. S - 2; thread 0 issues
-//              each one's bulk tensor copies into its stage (full[s] counts the bytes)
-//   iteration i (stage s = i % S), every warp:
-//              wait full[s]; the wgmma group of stage s; wait until one group is left
-//              running: iteration i - 1's is done, so each warp releases its stage (empty);
-//              the body runs ahead for iteration i + S - 1, and thread 0, once every warp has
-//              released that stage (empty), issues its copies there
-//   epilogue   the last group waited for, the accumulator back into the block
-//
+// The pipeline (docs/04-cuda-backend.md draws it): S stages of A and B tiles in the dots' arena
+// and the launch's ring buffers (pipeline.hpp), a full and an empty mbarrier per stage; the
+// copies run L = S - 1 iterations ahead (L = 1 with one stage). Step t, every warp:
+//   consume iteration t - L   wait full[s]; its wgmma group; wait until one group is left
+//                             running, then release the previous iteration's stage (empty)
+//   produce iteration t       the body run ahead (the block coordinates of A and B); thread 0
+//                             waits until every warp has released the stage (empty), then
+//                             issues the bulk tensor copies into it (full[s] counts the bytes)
 // No block-wide barrier in the steady state: a warp waits only for its stage's bytes, and thread
-// 0 for the stage it refills. The body runs once per iteration, in order, S - 1 iterations ahead
-// of its multiply. Where an iteration's operands cannot be copied so (a block updated after its
-// load, a tensor the copy engine cannot read, another tensor than the first iteration's), the
-// pipeline stops there: the stages issued are multiplied, and from that iteration on each
-// iteration's dot runs on its own (copies where its tiles allow, else from the operands' registers),
-// so every loop gives the plain loop's result.
+// 0 for the stage it refills. The body runs once per iteration, in order, L iterations ahead of
+// its multiply. An iteration whose operands the copy engine cannot read as the loop's maps do
+// (another tensor than the first iteration's, an odd stride, a block updated after its load) is
+// written into its stage by the threads (from memory, or from the block's registers), which then
+// complete full[s] themselves: the loop keeps its shape, and every loop gives the plain loop's
+// result.
 #pragma once
 
 #include <cstdint>
