@@ -10,6 +10,8 @@
 // dot_ahead) is pipelined, any other runs as a plain loop.
 #pragma once
 
+#include "../config.hpp"
+
 namespace tl::detail {
 
 template <class Acc>
