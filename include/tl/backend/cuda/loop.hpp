@@ -173,8 +173,8 @@ struct tma_fold<dot_ahead<Prec, EA, EB, Acc>, Acc, true> {
   // it, full[s] completing when they are there:
   //   the copy engine's path   thread 0 issues the bulk tensor copies (full[s] counts the bytes)
   //   else, operands still what memory holds: copied element by element, by every thread where
-  //     the loop has no maps at all (go is uniform), else by warp 0 (another tensor than the
-  //     first iteration's, in an iteration of its own)
+  //     the loop has no maps at all (p.map_a is the same in every thread), else by warp 0 (another
+  //     tensor than the first iteration's)
   //   else (an operand updated after its load): every thread writes its registers
   // (at is iteration j's stage and the parity of that stage's use: j % S and (j / S) % 2.)
   __device__ __forceinline__ static void produce(const R& x, int j, ring_position at, const pipe& p) {
